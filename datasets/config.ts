@@ -1,0 +1,56 @@
+// Config sections for data (zod). Paths resolve relative to the config file's folder.
+//
+//   dataset:                       # questions (and for some formats, the corpus too)
+//     format: sample | emanual-s10 | jsonl | csv
+//     path: ../datasets/sample     # file or folder (sample: defaults to the bundled one)
+//     mapping: { ... }             # jsonl/csv field mapping (datasets/mapping.ts); default: treebench Question JSON
+//     name: optional display name
+//   corpus:                        # optional when the dataset brings its own corpus (sample, emanual-s10)
+//     format: native | pageindex | markdown
+//     path: file, folder, or a list of them (no globs)
+//     docIdFrom: filename | field  # pageindex: file name or doc_name; markdown: file name only
+//
+// `format` is checked against the loader registry (datasets/registry.ts), not a fixed enum, so a
+// registered loader is usable from configs without touching this file.
+import { z } from 'zod';
+import { DataError } from './errors.ts';
+import { questionMappingSchema } from './mapping.ts';
+
+export const datasetConfigSchema = z
+  .object({
+    format: z.string().min(1),
+    path: z.string().min(1).optional(),
+    mapping: questionMappingSchema.optional(),
+    name: z.string().min(1).optional(),
+  })
+  .strict();
+
+export const corpusConfigSchema = z
+  .object({
+    format: z.string().min(1),
+    path: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    docIdFrom: z.enum(['filename', 'field']).default('filename'),
+    name: z.string().min(1).optional(),
+    /** Markdown: text before the first heading becomes an intro node (default) or the description. */
+    intro: z.enum(['node', 'description']).default('node'),
+  })
+  .strict();
+
+export const benchmarkDataConfigSchema = z.object({
+  dataset: datasetConfigSchema,
+  corpus: corpusConfigSchema.optional(),
+});
+
+export type DatasetConfig = z.output<typeof datasetConfigSchema>;
+export type CorpusConfig = z.output<typeof corpusConfigSchema>;
+export type BenchmarkDataConfig = z.output<typeof benchmarkDataConfigSchema>;
+export type BenchmarkDataConfigInput = z.input<typeof benchmarkDataConfigSchema>;
+
+/** Validates the data sections; the first problem becomes a DataError naming its field path. */
+export function parseDataConfig(input: unknown, file?: string): BenchmarkDataConfig {
+  const r = benchmarkDataConfigSchema.safeParse(input);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = issue.path.map(String).join('.') || undefined;
+  throw new DataError(issue.message, { file, field });
+}

@@ -1,0 +1,168 @@
+// File helpers shared by the loaders: reading with located errors, JSON with line numbers,
+// deterministic recursive listings (sorted by code unit, not locale, so ids and hashes are
+// the same on every machine).
+import fs from 'node:fs';
+import path from 'node:path';
+import { DataError } from './errors.ts';
+
+export function readText(file: string, field?: string): string {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a folder, expected a file' : `cannot read (${code ?? String(err)})`;
+    throw new DataError(why, { file, field }, { cause: err });
+  }
+  // A UTF-8 byte order mark is common in files saved by spreadsheet tools; it is not content.
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Parses JSON; a syntax error names the file and the line where the text stops being JSON. */
+export function parseJson(text: string, file: string, lineOffset = 0): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const msg = (err as Error).message;
+    // V8 reports a position for some errors only ("Unexpected token 'o', ..." has none), so find it.
+    const m = /position (\d+)/.exec(msg);
+    const offset = m ? Number(m[1]) : jsonErrorOffset(text);
+    const line = lineOffset + text.slice(0, Math.min(offset, text.length)).split('\n').length;
+    throw new DataError(`invalid JSON: ${msg}`, { file, line }, { cause: err });
+  }
+}
+
+/**
+ * Offset of the first character that makes `text` invalid JSON (text.length when it ends early).
+ * A small recursive-descent scanner, used only after JSON.parse has failed.
+ */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const ws = () => {
+    while (i < text.length && ' \t\n\r'.includes(text[i])) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const lit = (word: string) => {
+    for (const ch of word) if (text[i++] !== ch) (i--, fail());
+  };
+  const str = () => {
+    i++; // opening quote
+    while (i < text.length) {
+      const c = text[i];
+      if (c === '"') return void i++;
+      if (c === '\\') {
+        i++;
+        if (text[i] === 'u') {
+          for (let k = 1; k <= 4; k++) if (!/[0-9a-fA-F]/.test(text[i + k] ?? '')) ((i += k), fail());
+          i += 5;
+        } else if ('"\\/bfnrt'.includes(text[i] ?? '')) i++;
+        else fail();
+      } else if (c < ' ') fail();
+      else i++;
+    }
+    fail();
+  };
+  const num = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i));
+    if (!m) fail();
+    i += m![0].length;
+  };
+  const value = (): void => {
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') return void i++;
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        str();
+        ws();
+        if (text[i] !== ':') fail();
+        i++;
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === '}') return void i++;
+        else fail();
+      }
+    } else if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') return void i++;
+      for (;;) {
+        value();
+        ws();
+        if (text[i] === ',') i++;
+        else if (text[i] === ']') return void i++;
+        else fail();
+      }
+    } else if (c === '"') str();
+    else if (c === 't') lit('true');
+    else if (c === 'f') lit('false');
+    else if (c === 'n') lit('null');
+    else if (c === '-' || (c >= '0' && c <= '9')) num();
+    else fail();
+  };
+  try {
+    value();
+    ws();
+    return i < text.length ? i : text.length;
+  } catch (at) {
+    return typeof at === 'number' ? at : 0;
+  }
+}
+
+export function readJson(file: string): unknown {
+  return parseJson(readText(file), file);
+}
+
+export function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function exists(p: string): boolean {
+  return fs.existsSync(p);
+}
+
+/**
+ * Files under `dir` (recursively) whose names end with one of `exts` (lower-case, with dot),
+ * sorted by their path relative to `dir`. Hidden files and folders are left out.
+ */
+export function listFiles(dir: string, exts: string[]): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    const entries = fs.readdirSync(d, { withFileTypes: true });
+    for (const e of entries) {
+      if (e.name.startsWith('.')) continue;
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else if ((e.isFile() || e.isSymbolicLink()) && exts.some((x) => e.name.toLowerCase().endsWith(x))) out.push(full);
+    }
+  };
+  walk(dir);
+  return out.sort(byCodeUnit);
+}
+
+export function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** File name without its last extension (`a/b/File.md` -> `File`). */
+export function stem(file: string): string {
+  const base = path.basename(file);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(0, dot) : base;
+}
+
+/** Relative path with forward slashes, whatever the platform. */
+export function posixRelative(from: string, to: string): string {
+  return path.relative(from, to).split(path.sep).join('/');
+}

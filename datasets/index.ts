@@ -1,0 +1,25 @@
+// Public surface of datasets/: loaders, the registry and inspection.
+export { DataError, isDataError, formatLocated } from './errors.ts';
+export { parsePageIndexTree, loadPageIndexFile, pageIndexDocIdFromFile } from './pageindex.ts';
+export { parseMarkdown, loadMarkdownFile, cleanHeadingTitle, scanHeadings } from './markdown.ts';
+export { loadQuestions, questionMappingSchema, parseQuestionMapping, NATIVE_MAPPING, getPath, parseCsvRecords } from './mapping.ts';
+export type { QuestionMapping, QuestionMappingInput } from './mapping.ts';
+export { loadEmanualS10, buildEmanualTree, matchSectionPath, EMANUAL_DOC_ID } from './emanual.ts';
+export { loadNativeCorpus, loadNativeFile, parseNativeDocs } from './native.ts';
+export { datasetConfigSchema, corpusConfigSchema, benchmarkDataConfigSchema, parseDataConfig } from './config.ts';
+export type { DatasetConfig, CorpusConfig, BenchmarkDataConfig, BenchmarkDataConfigInput } from './config.ts';
+export {
+  loadBenchmarkData,
+  checkReferences,
+  datasetLoaders,
+  corpusLoaders,
+  registerDatasetLoader,
+  registerCorpusLoader,
+  findDatasetLoader,
+  findCorpusLoader,
+  markdownDocId,
+  BUNDLED_SAMPLE_DIR,
+} from './registry.ts';
+export type { BenchmarkData, LoadedDataset, LoadedCorpus, DatasetLoaderFactory, CorpusLoaderFactory } from './registry.ts';
+export { inspectData, formatInspect, approxTokens } from './inspect.ts';
+export type { InspectStats } from './inspect.ts';

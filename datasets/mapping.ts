@@ -1,0 +1,443 @@
+// Questions from JSONL, CSV/TSV or a JSON array, through a field mapping taken from the config, so
+// a user's own format loads without code:
+//
+//   mapping:
+//     id: financebench_id            # default: the record's line number
+//     question: question             # default: "question"
+//     answers: answer                # string, array, or a string split by answersSeparator
+//     answersSeparator: "|"
+//     docIds: doc_name               # documents the question names (visible to strategies)
+//     evidenceDocId: Document_True   # gold document(s) (scorers only)
+//     docIdStripExtension: true      # "guide/File.md" -> "guide/File"
+//     pages: evidence.0.page         # dotted paths reach into nested JSON
+//     pageBase: 0                    # 0-based pages in the file -> 1-based inside treebench
+//     evidenceItems: { path: evidence, docId: doc_name, pages: evidence_page_num }
+//     tags: [question_type]
+//
+// Without a mapping the records are read as treebench's own Question JSON (the sample format).
+// Gold evidence never feeds `docIds`: strategies may read docIds, and gold must not leak to them.
+import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { z } from 'zod';
+import type { GoldEvidence, Question } from '../harness/types.ts';
+import { DataError, preview } from './errors.ts';
+import { parseJson, readText } from './files.ts';
+
+const fieldRef = z.string().min(1, 'expected a field name or dotted path');
+
+export const evidenceItemsSchema = z
+  .object({
+    /** Path of the array of evidence objects in each record. */
+    path: fieldRef,
+    /** Paths inside one evidence object. */
+    docId: fieldRef.optional(),
+    nodeIds: fieldRef.optional(),
+    pages: fieldRef.optional(),
+  })
+  .strict();
+
+export const questionMappingSchema = z
+  .object({
+    id: fieldRef.optional(),
+    question: fieldRef.default('question'),
+    answers: fieldRef.optional(),
+    answersSeparator: z.string().min(1).optional(),
+    choices: fieldRef.optional(),
+    /** Index into choices (0-based) or a letter A, B, C, ... */
+    label: fieldRef.optional(),
+    docIds: fieldRef.optional(),
+    evidenceDocId: fieldRef.optional(),
+    nodeIds: fieldRef.optional(),
+    pages: fieldRef.optional(),
+    pageBase: z.union([z.literal(0), z.literal(1)]).default(1),
+    evidenceItems: evidenceItemsSchema.optional(),
+    tags: z.union([fieldRef, z.array(fieldRef)]).optional(),
+    /** `value` (default) uses the field's value as the tag, `field=value` prefixes the field path. */
+    tagFormat: z.enum(['value', 'field=value']).default('value'),
+    /** Splits string values of choices, docIds, nodeIds and tags (pages split on , ; | and spaces by default). */
+    listSeparator: z.string().min(1).optional(),
+    /** Strip a file extension from document ids (`guide/File.md` -> `guide/File`). */
+    docIdStripExtension: z.boolean().default(false),
+    /** Document for gold nodeIds/pages when the record names none (single-document datasets). */
+    defaultDocId: z.string().min(1).optional(),
+    /** CSV field delimiter (default "," and tab for .tsv files). */
+    delimiter: z.string().min(1).optional(),
+  })
+  .strict();
+
+export type QuestionMapping = z.output<typeof questionMappingSchema>;
+export type QuestionMappingInput = z.input<typeof questionMappingSchema>;
+
+/** treebench's own Question JSON, used when no mapping is given. */
+export const NATIVE_MAPPING: QuestionMappingInput = {
+  id: 'id',
+  question: 'question',
+  answers: 'answers',
+  choices: 'choices',
+  label: 'label',
+  docIds: 'docIds',
+  tags: 'tags',
+  evidenceItems: { path: 'evidence', docId: 'docId', nodeIds: 'nodeIds', pages: 'pages' },
+};
+
+export type QuestionFileFormat = 'jsonl' | 'csv' | 'json';
+
+export interface LoadQuestionsOptions {
+  /** Overrides detection by file extension (.jsonl/.ndjson, .csv/.tsv, .json). */
+  format?: QuestionFileFormat;
+  /** Field name prefix for mapping errors (e.g. `dataset.mapping`). */
+  mappingField?: string;
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Validates a mapping from a config; errors name `mapping.<key>`. */
+export function parseQuestionMapping(input: unknown, field = 'mapping', file?: string): QuestionMapping {
+  const r = questionMappingSchema.safeParse(input ?? {});
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const at = [field, ...issue.path.map(String)].join('.');
+  throw new DataError(issue.message, { file, field: at });
+}
+
+export function detectQuestionFormat(file: string): QuestionFileFormat {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.csv' || ext === '.tsv') return 'csv';
+  if (ext === '.json') return 'json';
+  return 'jsonl';
+}
+
+/** A raw record and where it came from. */
+interface SourceRecord {
+  data: unknown;
+  line?: number;
+  /** Prefix for field paths when there is no line (JSON arrays): `[3].`. */
+  prefix: string;
+  /** Default id: line number, or 1-based position for JSON arrays. */
+  defaultId: string;
+}
+
+export function loadQuestions(file: string, mapping?: QuestionMappingInput | QuestionMapping, opts: LoadQuestionsOptions = {}): Question[] {
+  const m = parseQuestionMapping(mapping ?? NATIVE_MAPPING, opts.mappingField ?? 'mapping');
+  const format = opts.format ?? detectQuestionFormat(file);
+  const text = readText(file);
+  const records =
+    format === 'csv' ? readCsvRecords(text, file, m, path.extname(file).toLowerCase() === '.tsv' ? '\t' : ',') : format === 'json' ? readJsonArray(text, file) : readJsonl(text, file);
+  const seen = new Map<string, string>();
+  const out: Question[] = [];
+  for (const rec of records) {
+    const q = mapRecord(rec, m, file);
+    const where = rec.line !== undefined ? `line ${rec.line}` : `record ${rec.defaultId}`;
+    const prev = seen.get(q.id);
+    if (prev !== undefined) throw new DataError(`duplicate question id "${q.id}" (first at ${prev})`, { file, line: rec.line, field: rec.prefix + (m.id ?? 'id') });
+    seen.set(q.id, where);
+    out.push(q);
+  }
+  return out;
+}
+
+function readJsonl(text: string, file: string): SourceRecord[] {
+  const out: SourceRecord[] = [];
+  const lines = text.split(/\r?\n/);
+  lines.forEach((raw, i) => {
+    const line = i + 1;
+    if (raw.trim() === '') return;
+    const data = parseJson(raw, file, i);
+    if (!isObject(data)) throw new DataError(`expected a JSON object per line, got ${preview(data)}`, { file, line });
+    out.push({ data, line, prefix: '', defaultId: String(line) });
+  });
+  return out;
+}
+
+function readJsonArray(text: string, file: string): SourceRecord[] {
+  const data = parseJson(text, file);
+  const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.questions) ? data.questions : null;
+  if (!list) throw new DataError('expected a JSON array of question objects (or { "questions": [...] })', { file });
+  return list.map((d, i) => {
+    if (!isObject(d)) throw new DataError(`expected a question object, got ${preview(d)}`, { file, field: `[${i}]` });
+    return { data: d, prefix: `[${i}].`, defaultId: String(i + 1) };
+  });
+}
+
+function readCsvRecords(text: string, file: string, m: QuestionMapping, defaultDelimiter: string): SourceRecord[] {
+  const rows = parseCsvRecords(text, file, m.delimiter ?? defaultDelimiter);
+  checkCsvColumns(rows[0]?.record, file, m);
+  return rows.map(({ record, line }) => ({ data: record, line, prefix: '', defaultId: String(line) }));
+}
+
+/**
+ * CSV with a header row into objects, each with the 1-based line its record starts on (quoted
+ * fields may span lines). A byte order mark is dropped; malformed CSV is a DataError with a line.
+ */
+export function parseCsvRecords(text: string, file: string, delimiter = ','): Array<{ record: Record<string, string>; line: number }> {
+  // csv-parse counts a CRLF as two line breaks in its line numbers; normalise first.
+  const input = text.replace(/\r\n?/g, '\n');
+  let rows: Array<{ record: Record<string, string>; info: { lines: number }; raw: string }>;
+  try {
+    rows = parseCsv(input, { columns: true, bom: true, info: true, raw: true, skip_empty_lines: true, delimiter }) as unknown as typeof rows;
+  } catch (err) {
+    const e = err as Error & { lines?: number };
+    throw new DataError(`invalid CSV: ${e.message}`, { file, line: e.lines }, { cause: err });
+  }
+  return rows.map(({ record, info, raw }) => {
+    // info.lines is the record's last line; count the line breaks inside it to find its first.
+    const body = raw.replace(/^\n+/, '').replace(/\n$/, '');
+    return { record, line: info.lines - (body.match(/\n/g)?.length ?? 0) };
+  });
+}
+
+/** Mapped top-level columns must exist, so a typo in the mapping fails once, clearly. */
+function checkCsvColumns(first: Json | undefined, file: string, m: QuestionMapping): void {
+  if (!first) return;
+  const columns = Object.keys(first);
+  const refs: Array<[string, string | undefined]> = [
+    ['id', m.id],
+    ['question', m.question],
+    ['answers', m.answers],
+    ['choices', m.choices],
+    ['label', m.label],
+    ['docIds', m.docIds],
+    ['evidenceDocId', m.evidenceDocId],
+    ['nodeIds', m.nodeIds],
+    ['pages', m.pages],
+    ...(m.tags === undefined ? [] : (Array.isArray(m.tags) ? m.tags : [m.tags]).map((t): [string, string] => ['tags', t])),
+  ];
+  for (const [key, ref] of refs) {
+    if (ref === undefined || columns.includes(ref)) continue;
+    const head = ref.split('.')[0];
+    if (columns.includes(head)) continue;
+    // The native default mapping names optional fields that a CSV need not have.
+    if (key !== 'question' && key !== 'answers' && ref === (NATIVE_MAPPING as Json)[key]) continue;
+    throw new DataError(`mapping.${key} names column "${ref}", which the header does not have (columns: ${columns.join(', ')})`, {
+      file,
+      line: 1,
+      field: ref,
+    });
+  }
+}
+
+/** Reads a value by exact key first (CSV headers may contain dots), then by dotted path. */
+export function getPath(obj: unknown, ref: string): unknown {
+  if (isObject(obj) && Object.hasOwn(obj, ref)) return obj[ref];
+  let cur: unknown = obj;
+  for (const part of ref.split('.')) {
+    if (Array.isArray(cur)) {
+      if (!/^\d+$/.test(part)) return undefined;
+      cur = cur[Number(part)];
+    } else if (isObject(cur)) cur = cur[part];
+    else return undefined;
+  }
+  return cur;
+}
+
+/** Missing, null, blank and empty lists all mean "not given" (CSV cells are never undefined). */
+const isAbsent = (v: unknown) =>
+  v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+
+class RecordMapper {
+  constructor(
+    readonly rec: SourceRecord,
+    readonly m: QuestionMapping,
+    readonly file: string,
+  ) {}
+
+  fail(ref: string, target: string, msg: string, base = ''): never {
+    const field = this.rec.prefix + (base ? `${base}.` : '') + ref;
+    const mapped = ref !== target && !ref.endsWith(`.${target}`) ? ` (mapped to ${target})` : '';
+    throw new DataError(msg + mapped, { file: this.file, line: this.rec.line, field });
+  }
+
+  get(ref: string, from: unknown = this.rec.data): unknown {
+    const v = getPath(from, ref);
+    return isAbsent(v) ? undefined : v;
+  }
+
+  /** A string, a number, or an array of them; strings split by `sep` when given. */
+  strings(v: unknown, ref: string, target: string, sep: string | undefined, what: string, base = ''): string[] {
+    const one = (x: unknown): string[] | null => {
+      if (typeof x === 'string') return (sep ? x.split(sep) : [x]).map((s) => s.trim()).filter((s) => s !== '');
+      if (typeof x === 'number' && Number.isFinite(x)) return [String(x)];
+      if (typeof x === 'boolean') return [String(x)];
+      return null;
+    };
+    if (Array.isArray(v)) {
+      const out: string[] = [];
+      for (const x of v) {
+        const s = x === null ? [] : one(x);
+        if (s === null) this.fail(ref, target, `expected ${what}, got an array containing ${preview(x)}`, base);
+        out.push(...s);
+      }
+      return out;
+    }
+    const s = one(v);
+    if (s === null) this.fail(ref, target, `expected ${what}, got ${preview(v)}`, base);
+    return s;
+  }
+
+  pages(v: unknown, ref: string, base = ''): number[] {
+    const base0 = this.m.pageBase;
+    const bad = (x: unknown): never => this.fail(ref, 'pages', `expected a page number or list of page numbers (${base0}-based), got ${preview(x)}`, base);
+    const parts: unknown[] = Array.isArray(v)
+      ? v
+      : typeof v === 'string'
+        ? v.split(this.m.listSeparator ?? /[\s,;|]+/).filter((s) => s.trim() !== '')
+        : [v];
+    const out: number[] = [];
+    for (const p of parts) {
+      if (p === null) continue;
+      const n = typeof p === 'string' && /^\s*\d+\s*$/.test(p) ? Number(p) : p;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < base0) bad(p);
+      const page = (n as number) + (1 - base0);
+      if (!out.includes(page)) out.push(page);
+    }
+    return out;
+  }
+
+  docId(s: string): string {
+    return this.m.docIdStripExtension ? s.replace(/\.[A-Za-z0-9]{1,8}$/, '') : s;
+  }
+
+  label(v: unknown, ref: string, choices: string[] | undefined): number {
+    if (!choices) this.fail(ref, 'label', 'a label needs choices (map "choices" too)');
+    let idx: number | undefined;
+    if (typeof v === 'number' && Number.isInteger(v)) idx = v;
+    else if (typeof v === 'string') {
+      const t = v.trim();
+      if (/^\d+$/.test(t)) idx = Number(t);
+      else {
+        const letter = /^\(?([A-Za-z])[).:]?$/.exec(t);
+        if (letter) idx = letter[1].toUpperCase().charCodeAt(0) - 65;
+      }
+    }
+    if (idx === undefined) this.fail(ref, 'label', `expected a choice index (0-based) or a letter A-${String.fromCharCode(64 + Math.min(choices.length, 26))}, got ${preview(v)}`);
+    if (idx < 0 || idx >= choices.length) this.fail(ref, 'label', `label ${preview(v)} is outside the ${choices.length} choices`);
+    return idx;
+  }
+
+  map(): Question {
+    const m = this.m;
+    const idRaw = m.id ? this.get(m.id) : this.rec.defaultId;
+    if (idRaw === undefined) this.fail(m.id!, 'id', 'missing required field');
+    if (typeof idRaw !== 'string' && typeof idRaw !== 'number') this.fail(m.id!, 'id', `expected a string or number, got ${preview(idRaw)}`);
+    const id = String(idRaw).trim();
+
+    const qRaw = this.get(m.question);
+    if (qRaw === undefined) this.fail(m.question, 'question', 'missing required field');
+    if (typeof qRaw !== 'string') this.fail(m.question, 'question', `expected a string, got ${preview(qRaw)}`);
+    const q: Question = { id, question: qRaw.trim(), answers: [] };
+
+    if (m.choices) {
+      const v = this.get(m.choices);
+      if (v !== undefined) q.choices = this.strings(v, m.choices, 'choices', m.listSeparator, 'a string or array of strings');
+    }
+    if (m.label) {
+      const v = this.get(m.label);
+      if (v !== undefined) q.label = this.label(v, m.label, q.choices);
+    }
+    if (m.answers) {
+      const v = this.get(m.answers);
+      if (v !== undefined) q.answers = this.strings(v, m.answers, 'answers', m.answersSeparator, 'a string or array of strings');
+      // A multiple-choice question is answered by its label; anything else needs an answer.
+      else if (q.label === undefined) this.fail(m.answers, 'answers', 'missing required field');
+    }
+    if (m.docIds) {
+      const v = this.get(m.docIds);
+      if (v !== undefined) q.docIds = dedupe(this.strings(v, m.docIds, 'docIds', m.listSeparator, 'a string or array of strings').map((s) => this.docId(s)));
+    }
+    const evidence = this.evidence(q);
+    if (evidence.length) q.evidence = evidence;
+    const tags = this.tags();
+    if (tags.length) q.tags = tags;
+    return q;
+  }
+
+  /** Document for record-level nodeIds/pages when no evidence document is named. */
+  fallbackDoc(q: Question): string | undefined {
+    return this.m.defaultDocId ?? (q.docIds?.length === 1 ? q.docIds[0] : undefined);
+  }
+
+  evidence(q: Question): GoldEvidence[] {
+    const m = this.m;
+    const items: GoldEvidence[] = [];
+    if (m.evidenceItems) {
+      const spec = m.evidenceItems;
+      const v = this.get(spec.path);
+      if (v !== undefined) {
+        const list = Array.isArray(v) ? v : [v];
+        list.forEach((item, i) => {
+          const base = `${spec.path}.${i}`;
+          if (!isObject(item)) this.fail(spec.path, 'evidence', `expected evidence objects, item ${i} is ${preview(item)}`);
+          const docRaw = spec.docId ? this.get(spec.docId, item) : undefined;
+          if (docRaw !== undefined && typeof docRaw !== 'string' && typeof docRaw !== 'number') {
+            this.fail(spec.docId!, 'docId', `expected a string, got ${preview(docRaw)}`, base);
+          }
+          const docId = docRaw !== undefined ? this.docId(String(docRaw).trim()) : this.fallbackDoc(q);
+          if (docId === undefined) this.fail(spec.docId ?? 'docId', 'docId', 'missing evidence document (map evidenceItems.docId, docIds or set defaultDocId)', base);
+          const ev: GoldEvidence = { docId };
+          if (spec.nodeIds) {
+            const nv = this.get(spec.nodeIds, item);
+            if (nv !== undefined) ev.nodeIds = this.strings(nv, spec.nodeIds, 'nodeIds', m.listSeparator, 'a string or array of strings', base);
+          }
+          if (spec.pages) {
+            const pv = this.get(spec.pages, item);
+            if (pv !== undefined) ev.pages = this.pages(pv, spec.pages, base);
+          }
+          items.push(ev);
+        });
+      }
+    }
+    const docs = m.evidenceDocId ? this.get(m.evidenceDocId) : undefined;
+    const evDocs = docs === undefined ? [] : this.strings(docs, m.evidenceDocId!, 'evidenceDocId', m.listSeparator, 'a string or array of strings').map((s) => this.docId(s));
+    const nv = m.nodeIds ? this.get(m.nodeIds) : undefined;
+    const nodeIds = nv === undefined ? undefined : this.strings(nv, m.nodeIds!, 'nodeIds', m.listSeparator, 'a string or array of strings');
+    const pv = m.pages ? this.get(m.pages) : undefined;
+    const pages = pv === undefined ? undefined : this.pages(pv, m.pages!);
+    if (nodeIds || pages) {
+      const target = evDocs.length ? evDocs : [this.fallbackDoc(q)].filter((d): d is string => d !== undefined);
+      const ref = (m.nodeIds && nodeIds ? m.nodeIds : m.pages)!;
+      if (target.length === 0) this.fail(ref, nodeIds ? 'nodeIds' : 'pages', 'gold nodes/pages need a document: map evidenceDocId or docIds, or set defaultDocId');
+      if (target.length > 1) this.fail(ref, nodeIds ? 'nodeIds' : 'pages', `gold nodes/pages are ambiguous across ${target.length} evidence documents; use evidenceItems`);
+      items.push({ docId: target[0], ...(nodeIds ? { nodeIds } : {}), ...(pages ? { pages } : {}) });
+    }
+    // Documents named without nodes/pages still count as gold documents (merged with the above).
+    for (const d of evDocs) items.push({ docId: d });
+    return mergeEvidence(items);
+  }
+
+  tags(): string[] {
+    const refs = this.m.tags === undefined ? [] : Array.isArray(this.m.tags) ? this.m.tags : [this.m.tags];
+    const out: string[] = [];
+    for (const ref of refs) {
+      const v = this.get(ref);
+      if (v === undefined) continue;
+      for (const t of this.strings(v, ref, 'tags', this.m.listSeparator, 'a string or array of strings')) {
+        out.push(this.m.tagFormat === 'field=value' ? `${ref}=${t}` : t);
+      }
+    }
+    return dedupe(out);
+  }
+}
+
+function mapRecord(rec: SourceRecord, m: QuestionMapping, file: string): Question {
+  return new RecordMapper(rec, m, file).map();
+}
+
+function dedupe<T>(xs: T[]): T[] {
+  return [...new Set(xs)];
+}
+
+/** One evidence entry per document, node ids and pages united in first-seen order. */
+export function mergeEvidence(items: GoldEvidence[]): GoldEvidence[] {
+  const byDoc = new Map<string, GoldEvidence>();
+  for (const it of items) {
+    const cur = byDoc.get(it.docId);
+    if (!cur) {
+      byDoc.set(it.docId, { docId: it.docId, ...(it.nodeIds ? { nodeIds: dedupe(it.nodeIds) } : {}), ...(it.pages ? { pages: dedupe(it.pages) } : {}) });
+      continue;
+    }
+    if (it.nodeIds) cur.nodeIds = dedupe([...(cur.nodeIds ?? []), ...it.nodeIds]);
+    if (it.pages) cur.pages = dedupe([...(cur.pages ?? []), ...it.pages]);
+  }
+  return [...byDoc.values()];
+}

@@ -1,0 +1,194 @@
+// The `treebench` command line. Exit codes: 0 success, 1 a run or gate failed, 2 a usage,
+// config or data error (the message names the file, line or field).
+import yargs, { type Argv } from 'yargs';
+import { ConfigError, loadConfig } from './config.ts';
+import { runBenchmark, type Progress } from './runner.ts';
+import { RunStore } from './runStore.ts';
+import { redactSecrets } from './secrets.ts';
+import { UsageError } from './errors.ts';
+import { loadBenchmarkData } from '../datasets/registry.ts';
+import { DataError } from '../datasets/errors.ts';
+import { formatInspect, inspectData } from '../datasets/inspect.ts';
+import { render, type ReportFormat } from '../reports/index.ts';
+import { reportMeta } from '../reports/meta.ts';
+import { summarize } from './metrics/summary.ts';
+import { withIntervals } from './metrics/intervals.ts';
+import { listStrategies } from '../strategies/registry.ts';
+import { commandModules } from './commands.ts';
+
+
+const FORMATS = ['table', 'md', 'csv', 'json'] as const;
+
+function progressPrinter(quiet: boolean): (p: Progress) => void {
+  if (quiet) return () => {};
+  const tty = process.stderr.isTTY;
+  let lastPrint = 0;
+  return (p) => {
+    const now = performance.now();
+    const final = p.done === p.total;
+    if (!final && now - lastPrint < (tty ? 200 : 2000)) return;
+    lastPrint = now;
+    const rate = p.elapsedMs > 0 ? (p.done / p.elapsedMs) * 1000 : 0;
+    const eta = rate > 0 ? Math.ceil((p.total - p.done) / rate) : 0;
+    const line =
+      p.phase === 'index'
+        ? `indexing: ${p.done}/${p.total} chunks embedded`
+        : `running: ${p.done}/${p.total} records, ${p.errors} errors, ${rate.toFixed(1)}/s${final ? '' : `, ~${eta}s left`}`;
+    process.stderr.write(tty ? `\r\x1b[K${line}${final ? '\n' : ''}` : `${line}\n`);
+  };
+}
+
+function parseShard(value: string | undefined): { index: number; count: number } | undefined {
+  if (value === undefined) return undefined;
+  const m = /^(\d+)\/(\d+)$/.exec(value);
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard must look like i/n with 1 <= i <= n (got "${value}")`);
+  return { index, count };
+}
+
+async function cmdRun(args: {
+  config: string;
+  strategies?: string[];
+  limit?: number;
+  concurrency?: number;
+  repeats?: number;
+  out?: string;
+  runId?: string;
+  resume?: string;
+  retryErrors?: boolean;
+  shard?: string;
+  format: ReportFormat;
+  quiet?: boolean;
+}): Promise<number> {
+  const loaded = loadConfig(args.config);
+  const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
+  for (const w of data.warnings) process.stderr.write(`warning: ${w}\n`);
+  const outcome = await runBenchmark({
+    loaded,
+    data,
+    ...(args.strategies?.length ? { only: args.strategies.flatMap((s) => s.split(',')).filter(Boolean) } : {}),
+    ...(args.limit !== undefined ? { limit: args.limit } : {}),
+    ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+    ...(args.repeats !== undefined ? { repeats: args.repeats } : {}),
+    ...(args.out ? { outDir: args.out } : {}),
+    ...(args.runId ? { runId: args.runId } : {}),
+    ...(args.resume ? { resumeDir: args.resume } : {}),
+    ...(args.retryErrors ? { retryErrors: true } : {}),
+    ...(args.shard ? { shard: parseShard(args.shard)! } : {}),
+    onProgress: progressPrinter(Boolean(args.quiet)),
+  });
+  const meta = reportMeta(outcome.manifest);
+  const store = RunStore.open(outcome.dir);
+  for (const format of loaded.config.reports) {
+    if (format === 'table') continue;
+    store.writeFile(`report.${format === 'md' ? 'md' : format}`, render(format, { summary: outcome.summary, meta }));
+  }
+  process.stdout.write(render(args.format, { summary: outcome.summary, meta }) + '\n');
+  process.stderr.write(`run folder: ${outcome.dir}\n`);
+  return 0;
+}
+
+async function cmdReport(args: { runDir: string; format: ReportFormat }): Promise<number> {
+  const store = RunStore.open(args.runDir);
+  const manifest = store.readManifest();
+  const records = store.readRecords();
+  const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
+  process.stdout.write(render(args.format, { summary, meta: reportMeta(manifest) }) + '\n');
+  return 0;
+}
+
+async function cmdInspect(args: { config: string; format: 'text' | 'json' }): Promise<number> {
+  const loaded = loadConfig(args.config);
+  const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
+  const stats = inspectData(data);
+  process.stdout.write(args.format === 'json' ? JSON.stringify(stats, null, 2) + '\n' : formatInspect(stats) + '\n');
+  for (const w of data.warnings) process.stderr.write(`warning: ${w}\n`);
+  return 0;
+}
+
+function cmdStrategies(): number {
+  for (const s of listStrategies()) {
+    const defaults = s.params.safeParse({});
+    process.stdout.write(`${s.name}\n  ${s.description}\n  params (defaults): ${defaults.success ? JSON.stringify(defaults.data) : '(see README)'}\n`);
+  }
+  return 0;
+}
+
+export function buildCli(argv: string[], setExit: (code: number) => void): Argv {
+  const run = (fn: () => Promise<number> | number) => async () => setExit(await fn());
+  let cli = yargs(argv)
+    .scriptName('treebench')
+    .usage('$0 <command> [options]\n\nBenchmark retrieval strategies (vector RAG vs reasoning over a document outline) on QA datasets.')
+    .command(
+      'run <config>',
+      'Run the strategies of a config over its dataset; writes runs/<runId>/ and prints a table',
+      (y) =>
+        y
+          .positional('config', { type: 'string', demandOption: true, describe: 'YAML config (see configs/)' })
+          .option('strategies', { type: 'array', string: true, describe: 'Only these strategy ids (comma or space separated)' })
+          .option('limit', { type: 'number', describe: 'Only the first N questions' })
+          .option('concurrency', { type: 'number', describe: 'Model calls in flight at once (default: config run.concurrency)' })
+          .option('repeats', { type: 'number', describe: 'Run every question N times (independent model calls)' })
+          .option('out', { type: 'string', describe: 'Folder for run folders (default: config run.outDir, "runs")' })
+          .option('run-id', { type: 'string', describe: 'Name of the run folder (default: <config name>-<UTC timestamp>)' })
+          .option('resume', { type: 'string', describe: 'Resume an interrupted run folder: skips finished records' })
+          .option('retry-errors', { type: 'boolean', describe: 'With --resume: run again the records that ended in an error' })
+          .option('shard', { type: 'string', describe: 'Run the i-th of n deterministic slices of the questions, e.g. 2/4' })
+          .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'What to print when done' })
+          .option('quiet', { type: 'boolean', describe: 'No progress on stderr' })
+          .example('$0 run configs/quickstart.yaml', 'offline quickstart over the bundled sample')
+          .example('$0 run configs/emanual-s10.yaml --strategies vector,node-list --limit 10', 'a quick slice'),
+      (a) => run(() => cmdRun(a as unknown as Parameters<typeof cmdRun>[0]))(),
+    )
+    .command(
+      'report <runDir>',
+      'Print the report of a finished (or interrupted) run',
+      (y) =>
+        y
+          .positional('runDir', { type: 'string', demandOption: true, describe: 'A run folder, e.g. runs/quickstart-20261129-101500Z' })
+          .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'table (console), md, csv or json' }),
+      (a) => run(() => cmdReport(a as unknown as Parameters<typeof cmdReport>[0]))(),
+    )
+    .command('datasets', 'Dataset tools', (y) =>
+      y
+        .command(
+          'inspect <config>',
+          'Load the dataset and corpus of a config and print counts, depth, fanout and gold coverage',
+          (yy) =>
+            yy
+              .positional('config', { type: 'string', demandOption: true })
+              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const }),
+          (a) => run(() => cmdInspect(a as unknown as Parameters<typeof cmdInspect>[0]))(),
+        )
+        .demandCommand(1, 'name a datasets subcommand: inspect'),
+    )
+    .command('strategies', 'List the strategies and their parameters with defaults', () => {}, run(cmdStrategies));
+  for (const mod of commandModules(run)) cli = cli.command(mod);
+  return cli
+    .demandCommand(1, 'name a command (see --help)')
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version(false)
+    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .fail((msg, err) => {
+      throw err ?? new UsageError(msg);
+    });
+}
+
+/** Runs the CLI and returns the exit code (never calls process.exit, so tests can drive it). */
+export async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  try {
+    await buildCli(argv, (c) => (code = c)).parseAsync();
+    return code;
+  } catch (err) {
+    const e = err as Error;
+    const known = e instanceof ConfigError || e instanceof DataError || e instanceof UsageError;
+    process.stderr.write(`treebench: ${redactSecrets(known ? e.message : e.stack ?? e.message)}\n`);
+    if (e instanceof UsageError) process.stderr.write('Run `treebench --help` for usage.\n');
+    return known ? 2 : 1;
+  }
+}

@@ -1,0 +1,169 @@
+// Run configuration: YAML validated with zod. Every error names the file, the field path and,
+// where the YAML has it, the line — e.g. `configs/x.yaml:14 strategies[1].params.topK: ...`.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { LineCounter, parseDocument } from 'yaml';
+import { z } from 'zod';
+import { BUDGET_NAMES } from './budget.ts';
+import { modelConfigSchema } from './providers/registry.ts';
+import { corpusConfigSchema, datasetConfigSchema } from '../datasets/config.ts';
+import { getStrategy, listStrategies } from '../strategies/registry.ts';
+import type { Budget } from './types.ts';
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+const budgetSchema = z
+  .object(Object.fromEntries(BUDGET_NAMES.map((n) => [n, z.number().positive().optional()])) as Record<keyof Budget & string, z.ZodOptional<z.ZodNumber>>)
+  .strict();
+
+const strategyEntrySchema = z.union([
+  z.string(),
+  z
+    .object({
+      /** Registry name of the strategy. */
+      strategy: z.string(),
+      /** Label in records and reports; lets one strategy run with several parameter sets. */
+      id: z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore').optional(),
+      params: z.record(z.string(), z.unknown()).default({}),
+      /** Per-strategy budget, merged over the run's budget. */
+      budget: budgetSchema.optional(),
+    })
+    .strict(),
+]);
+
+export const configSchema = z
+  .object({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    dataset: datasetConfigSchema,
+    corpus: corpusConfigSchema.optional(),
+    model: z.preprocess((v) => v ?? { provider: 'offline' }, modelConfigSchema),
+    /** `hash` (offline) or `openai:<model>`. */
+    embedder: z.string().default('hash'),
+    index: z
+      .object({
+        chunkTokens: z.number().int().min(16).max(8192).default(256),
+        overlap: z.number().int().min(0).default(32),
+      })
+      .strict()
+      .default({ chunkTokens: 256, overlap: 32 }),
+    strategies: z.array(strategyEntrySchema).min(1),
+    budget: budgetSchema.default({}),
+    run: z
+      .object({
+        /** Model calls in flight at once. */
+        concurrency: z.number().int().min(1).max(1024).default(8),
+        repeats: z.number().int().min(1).default(1),
+        seed: z.number().int().default(42),
+        limit: z.number().int().min(1).optional(),
+        outDir: z.string().default('runs'),
+      })
+      .strict()
+      .default({ concurrency: 8, repeats: 1, seed: 42, outDir: 'runs' }),
+    scoring: z
+      .object({
+        f1Threshold: z.number().min(0).max(1).default(0.5),
+        numericRelTol: z.number().min(0).default(0.01),
+      })
+      .strict()
+      .default({ f1Threshold: 0.5, numericRelTol: 0.01 }),
+    reports: z.array(z.enum(['table', 'md', 'csv', 'json'])).default(['md', 'csv']),
+  })
+  .strict();
+
+export type RunConfig = z.infer<typeof configSchema>;
+
+/** A strategy entry after validation: registry name, label, parsed params, merged budget. */
+export interface StrategySpec {
+  id: string;
+  strategy: string;
+  params: Record<string, unknown>;
+  budget: Budget;
+}
+
+export interface LoadedConfig {
+  path: string;
+  baseDir: string;
+  raw: string;
+  config: RunConfig;
+  strategies: StrategySpec[];
+}
+
+function formatPath(path: PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
+}
+
+/** Validates a parsed config object; `where` maps a field path to `file:line` for messages. */
+export function validateConfig(input: unknown, where: (path: PropertyKey[]) => string = () => 'config'): { config: RunConfig; strategies: StrategySpec[] } {
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${where(i.path)} ${formatPath(i.path) || '(top level)'}: ${i.message}`);
+    throw new ConfigError(`invalid config:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  const errors: string[] = [];
+  const strategies: StrategySpec[] = [];
+  const seen = new Set<string>();
+  config.strategies.forEach((entry, i) => {
+    const e = typeof entry === 'string' ? { strategy: entry, params: {} as Record<string, unknown> } : entry;
+    const id = (typeof entry === 'string' ? undefined : entry.id) ?? e.strategy;
+    let strategy;
+    try {
+      strategy = getStrategy(e.strategy);
+    } catch {
+      const path = typeof entry === 'string' ? ['strategies', i] : ['strategies', i, 'strategy'];
+      errors.push(`  ${where(path)} ${formatPath(path)}: unknown strategy "${e.strategy}" (known: ${listStrategies().map((s) => s.name).join(', ')})`);
+      return;
+    }
+    if (seen.has(id)) {
+      errors.push(`  ${where(['strategies', i])} strategies[${i}]: duplicate strategy id "${id}" (give each entry its own \`id\`)`);
+      return;
+    }
+    seen.add(id);
+    const params = strategy.params.safeParse(e.params);
+    if (!params.success) {
+      for (const issue of params.error.issues) {
+        const path = ['strategies', i, 'params', ...issue.path];
+        errors.push(`  ${where(path)} ${formatPath(path)}: ${issue.message}`);
+      }
+      return;
+    }
+    const budget = { ...config.budget, ...(typeof entry === 'string' ? {} : entry.budget ?? {}) };
+    strategies.push({ id, strategy: e.strategy, params: params.data as Record<string, unknown>, budget });
+  });
+  if (errors.length) throw new ConfigError(`invalid config:\n${errors.join('\n')}`);
+  return { config, strategies };
+}
+
+/** Reads, parses and validates a YAML config file. */
+export function loadConfig(path: string): LoadedConfig {
+  const abs = resolve(path);
+  let raw: string;
+  try {
+    raw = readFileSync(abs, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(raw, { lineCounter, prettyErrors: true });
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    const line = e.linePos?.[0]?.line;
+    throw new ConfigError(`${path}${line ? `:${line}` : ''}: YAML syntax error: ${e.message.split('\n')[0]}`);
+  }
+  const where = (fieldPath: PropertyKey[]) => {
+    // Walk up the path until a node with a source position is found.
+    for (let n = fieldPath.length; n >= 0; n--) {
+      const node = doc.getIn(fieldPath.slice(0, n) as (string | number)[], true) as { range?: [number, number, number] } | undefined;
+      if (node && typeof node === 'object' && node.range) return `${path}:${lineCounter.linePos(node.range[0]).line}`;
+    }
+    return path;
+  };
+  const { config, strategies } = validateConfig(doc.toJS(), where);
+  return { path: abs, baseDir: dirname(abs), raw, config, strategies };
+}

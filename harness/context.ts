@@ -1,0 +1,169 @@
+// The one metered door to models (DESIGN.md, "Models: one door, metered"). A context is made
+// per (strategy, question, repeat): every chat and embed call passes the budget, the shared
+// concurrency limiter and the meter, and lands in the call log of that record.
+import type { LimitFunction } from 'p-limit';
+import { BudgetTracker } from './budget.ts';
+import { priceCall, type PriceTable } from './prices.ts';
+import { redactSecrets } from './secrets.ts';
+import { countChatTokens, countTokens } from './tokenizer.ts';
+import type { Budget, CallLog, ChatMessage, ChatOptions, ChatProvider, ChatResult, Corpus, DocTree, Embedder, TreeNode } from './types.ts';
+import type { ValueIndex } from './valueIndex.ts';
+import type { StrategyContext, ValueSearchOptions } from '../strategies/types.ts';
+import { indexDoc } from '../strategies/shared/tree.ts';
+
+/** What every context of a run shares. */
+export interface ModelDoor {
+  provider: ChatProvider;
+  embedder: Embedder;
+  prices: PriceTable;
+  /** Price calls as this model (e.g. an offline run priced as gpt-4o-mini). */
+  priceAs?: string;
+  /** Bounds model calls in flight across the whole run. */
+  limiter: LimitFunction;
+  index: ValueIndex;
+  /** Default max output tokens for a chat call. */
+  maxOutputTokens?: number;
+}
+
+export interface ContextOptions {
+  corpus: Corpus;
+  door: ModelDoor;
+  budget: Budget;
+  /** Seed for this (strategy, question, repeat). */
+  seed: number;
+  /** Repeat index; part of the request so repeats are independent calls. */
+  repeat: number;
+}
+
+/** mulberry32: small, fast, good enough for tie-breaking and MCTS rollouts. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** FNV-1a of a string, for deriving per-task seeds. */
+export function hashSeed(...parts: Array<string | number>): number {
+  let h = 0x811c9dc5;
+  for (const ch of parts.join('\u0000')) {
+    h ^= ch.codePointAt(0)!;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+export class MeteredContext implements StrategyContext {
+  readonly corpus: Corpus;
+  readonly budget: BudgetTracker;
+  readonly calls: CallLog[] = [];
+  /** Time spent waiting for a free call slot; excluded from the question's latency. */
+  queueMs = 0;
+  readonly seed: number;
+  readonly random: () => number;
+  private readonly door: ModelDoor;
+  private readonly repeat: number;
+  private readonly docs: Map<string, DocTree>;
+  private readonly queryVectors = new Map<string, Float32Array>();
+
+  constructor(opts: ContextOptions) {
+    this.corpus = opts.corpus;
+    this.door = opts.door;
+    this.repeat = opts.repeat;
+    this.budget = new BudgetTracker(opts.budget);
+    this.seed = opts.seed;
+    this.random = seededRandom(opts.seed);
+    this.docs = new Map(opts.corpus.docs.map((d) => [d.docId, d]));
+  }
+
+  private get pricedModel(): string {
+    return this.door.priceAs ?? this.door.provider.id;
+  }
+
+  countTokens(text: string): number {
+    return countTokens(text, this.door.provider.id);
+  }
+
+  doc(docId: string): DocTree {
+    const doc = this.docs.get(docId);
+    if (!doc) throw new Error(`unknown document "${docId}"`);
+    return doc;
+  }
+
+  node(docId: string, nodeId: string): TreeNode {
+    const info = indexDoc(this.doc(docId)).byId.get(nodeId);
+    if (!info) throw new Error(`unknown node "${nodeId}" in document "${docId}"`);
+    return info.node;
+  }
+
+  async chat(messages: ChatMessage[], opts: ChatOptions = {}): Promise<ChatResult> {
+    const { provider, prices, limiter } = this.door;
+    const inputEstimate = countChatTokens(messages, provider.id);
+    const maxTokens = this.budget.maxOutputTokens(inputEstimate, opts.maxTokens ?? this.door.maxOutputTokens ?? 1024);
+    // Refuse up front what cannot fit: the input plus at least one output token.
+    this.budget.beforeCall({ tokens: inputEstimate + 1, dollars: priceCall(prices, this.pricedModel, inputEstimate, 1).costUsd });
+    const log: CallLog = { kind: 'chat', task: opts.task, model: provider.id, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: false, retries: 0 };
+    this.calls.push(log);
+    let started = 0;
+    const requested = performance.now();
+    try {
+      const result = await limiter(() => {
+        started = performance.now();
+        this.queueMs += started - requested;
+        return provider.chat(messages, { ...opts, maxTokens, attempt: this.repeat });
+      });
+      log.latencyMs = performance.now() - started;
+      log.inputTokens = result.usage?.inputTokens ?? inputEstimate;
+      log.outputTokens = result.usage?.outputTokens ?? countTokens(result.text, provider.id);
+      log.retries = result.retries ?? 0;
+      log.cached = result.cached ?? false;
+      log.costUsd = priceCall(prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
+      this.budget.afterCall({ tokens: log.inputTokens + log.outputTokens, dollars: log.costUsd });
+      return result;
+    } catch (err) {
+      if (started) log.latencyMs = performance.now() - started;
+      log.error = redactSecrets((err as Error).message ?? String(err));
+      log.retries = (err as { retries?: number }).retries ?? 0;
+      // A failed call still counts against the call budget: it was made.
+      this.budget.afterCall({ tokens: 0, dollars: 0 });
+      throw err;
+    }
+  }
+
+  async embed(texts: string[]): Promise<Float32Array[]> {
+    const { embedder, limiter, prices } = this.door;
+    const requested = performance.now();
+    let started = requested;
+    const res = await limiter(() => {
+      started = performance.now();
+      this.queueMs += started - requested;
+      return embedder.embed(texts);
+    });
+    const inputTokens = res.usage?.inputTokens ?? texts.reduce((n, t) => n + countTokens(t), 0);
+    this.calls.push({
+      kind: 'embed',
+      model: embedder.id,
+      inputTokens,
+      outputTokens: 0,
+      costUsd: priceCall(prices, embedder.id.replace(/^openai:/, ''), inputTokens, 0).costUsd,
+      latencyMs: performance.now() - started,
+      cached: false,
+      retries: 0,
+    });
+    return res.vectors;
+  }
+
+  async valueSearch(query: string, opts: ValueSearchOptions) {
+    // A strategy often searches the same query twice (document choice, then nodes): embed once.
+    let vector = this.queryVectors.get(query);
+    if (!vector) {
+      [vector] = await this.embed([query]);
+      this.queryVectors.set(query, vector);
+    }
+    return this.door.index.search(vector, opts);
+  }
+}

@@ -1,0 +1,182 @@
+// Numbers with units in free-text answers, for numeric match (see answer.ts).
+//
+// Financial and technical answers write the same quantity many ways: `$1,577.00`, `$1.6 billion`,
+// `(1,234)` (accounting negative), `24.5%`, `24.5 percent`, `$3.7B`, `450 million`, `14 days`.
+// `parseNumbers` finds every number in a text and reads, around each one:
+//   - sign: a leading minus (`-`, `−`) or accounting parentheses `(1,234)` / `$(1,234)`;
+//   - currency: `$ € £ ¥ ₹` or a code (`USD`, `US$`, `EUR`, `GBP`, `JPY`, `INR`) just before it;
+//   - magnitude: the words thousand/million/billion/trillion (singular or plural) always; the
+//     abbreviations k, m, mm, mn, b, bn, t, tn only after a currency (`$3.7B`, `USD 450 mn`),
+//     because without one `5 m`, `250 MB` or `3 mm` are units, not magnitudes;
+//   - percent: `%`, `percent`, `per cent`, `pct`;
+//   - unit: the next word (`days`, `seconds`), recorded but not compared.
+// A number glued to a preceding letter (`FY2022`, `Q2`, `S10`, `EC2`) is part of a name, not a
+// quantity, and is skipped. Numbers written as words ("fourteen") are not read.
+
+export interface ParsedNumber {
+  /** The number as written, with its sign: `$1.2 billion` → 1.2, `(1,234)` → -1234. */
+  value: number;
+  /** 1, 1e3, 1e6, 1e9 or 1e12 from a magnitude word or abbreviation. */
+  magnitude: number;
+  /** value × magnitude. */
+  scaled: number;
+  percent: boolean;
+  currency: string | null;
+  /** The word after the number (after any magnitude/percent), lowercased, e.g. `days`. */
+  unit: string | null;
+  /** True for a bare integer 1900–2099 with nothing around it: most likely a year. */
+  yearLike: boolean;
+  /** The matched text, for messages. */
+  text: string;
+  /** Offset of the digits in the input. */
+  index: number;
+}
+
+// Digits with thousands separators (`1,577.00`), plain digits (`1577.00`), or a leading-dot
+// decimal (`.5`). Not preceded by a letter, digit, `_` or `.` (so `FY2022` and the `.3` of
+// `1.2.3` are not numbers).
+const NUMBER_RE = /(?<![\p{L}\p{N}_.])(?:\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)/gu;
+
+const CURRENCY_BEFORE_RE = /(?:([$€£¥₹])|(?<![\p{L}])(US\$|USD|EUR|GBP|JPY|INR)\s?)\s*$/iu;
+// A minus that is a sign, not a hyphen: not glued to a preceding letter or digit (`COVID-19`,
+// `2023-01`).
+const MINUS_BEFORE_RE = /(?<![\p{L}\p{N}])[-−]\s*$/u;
+
+const MAGNITUDE_WORDS: Record<string, number> = {
+  thousand: 1e3,
+  million: 1e6,
+  billion: 1e9,
+  trillion: 1e12,
+};
+const MAGNITUDE_ABBREVIATIONS: Record<string, number> = {
+  k: 1e3,
+  m: 1e6,
+  mm: 1e6,
+  mn: 1e6,
+  b: 1e9,
+  bn: 1e9,
+  t: 1e12,
+  tn: 1e12,
+};
+const MAGNITUDE_WORD_RE = /^\s*(thousand|million|billion|trillion)s?(?![\p{L}\p{N}])/iu;
+const MAGNITUDE_ABBR_RE = /^\s?(k|mm|mn|m|bn|b|tn|t)(?![\p{L}\p{N}])/iu;
+const PERCENT_RE = /^\s*(?:%|per\s?cent(?![\p{L}])|pct(?![\p{L}]))/iu;
+const UNIT_RE = /^\s*([\p{L}]+)/u;
+
+export function parseNumbers(text: string): ParsedNumber[] {
+  const out: ParsedNumber[] = [];
+  for (const m of text.matchAll(NUMBER_RE)) {
+    const digits = m[0];
+    const index = m.index ?? 0;
+    let before = text.slice(Math.max(0, index - 12), index);
+    let after = text.slice(index + digits.length);
+    let value = Number(digits.replace(/,/g, ''));
+    if (!Number.isFinite(value)) continue;
+
+    // Accounting negative: `(1,234)`, `$(1,234)`, `($1,234)`; the parenthesis may sit on
+    // either side of the currency symbol.
+    let negative = false;
+    let currency: string | null = null;
+    let openParen = false;
+    if (/\(\s*$/.test(before)) {
+      openParen = true;
+      before = before.replace(/\(\s*$/, '');
+    }
+    const cur = CURRENCY_BEFORE_RE.exec(before);
+    if (cur) {
+      currency = (cur[1] ?? cur[2] ?? '').toUpperCase();
+      before = before.slice(0, cur.index);
+    }
+    if (!openParen && /\(\s*$/.test(before)) {
+      openParen = true;
+      before = before.replace(/\(\s*$/, '');
+    }
+    if (MINUS_BEFORE_RE.test(before)) negative = true;
+
+    let magnitude = 1;
+    const word = MAGNITUDE_WORD_RE.exec(after);
+    if (word) {
+      magnitude = MAGNITUDE_WORDS[word[1]!.toLowerCase()]!;
+      after = after.slice(word[0].length);
+    } else if (currency) {
+      const abbr = MAGNITUDE_ABBR_RE.exec(after);
+      if (abbr) {
+        magnitude = MAGNITUDE_ABBREVIATIONS[abbr[1]!.toLowerCase()]!;
+        after = after.slice(abbr[0].length);
+      }
+    }
+    if (openParen && /^\s*\)/.test(after)) {
+      negative = true;
+      after = after.replace(/^\s*\)/, '');
+    }
+    let percent = false;
+    const pct = PERCENT_RE.exec(after);
+    if (pct) {
+      percent = true;
+      after = after.slice(pct[0].length);
+    }
+    const unitMatch = percent ? null : UNIT_RE.exec(after);
+    const unit = unitMatch ? unitMatch[1]!.toLowerCase() : null;
+
+    if (negative) value = -value;
+    const yearLike =
+      /^\d{4}$/.test(digits) && value >= 1900 && value <= 2099 && !negative && !currency && !percent && magnitude === 1;
+    out.push({
+      value,
+      magnitude,
+      scaled: value * magnitude,
+      percent,
+      currency,
+      unit,
+      yearLike,
+      text: digits,
+      index,
+    });
+  }
+  return out;
+}
+
+/**
+ * The number a gold answer is about: the first one that is not a bare year, else the first.
+ * ("In 2022, revenue was $5.4B" is about 5.4e9; "2022" alone is about 2022.)
+ */
+export function mainNumber(gold: string): ParsedNumber | null {
+  const all = parseNumbers(gold);
+  return all.find((n) => !n.yearLike) ?? all[0] ?? null;
+}
+
+export interface NumericTolerance {
+  /** Relative tolerance, against the gold value. Default 0.01 (1%). */
+  relTol?: number;
+  /** Absolute tolerance. Default 0. A match needs |pred − gold| ≤ max(relTol·|gold|, absTol). */
+  absTol?: number;
+}
+
+function close(pred: number, gold: number, relTol: number, absTol: number): boolean {
+  return Math.abs(pred - gold) <= Math.max(relTol * Math.abs(gold), absTol);
+}
+
+/**
+ * Does one predicted number match one gold number?
+ *  1. Scaled values agree (`$1.2 billion` = `1,200 million` = `1200000000`).
+ *  2. When only one side (or neither) states a magnitude, the values as written may agree: the
+ *     unit was left implicit by the question ("in USD millions": gold `$1577.00`, prediction
+ *     `$1,577 million`). Both sides stating different magnitudes never match (`1.2 million` is
+ *     not `1.2 billion`).
+ *  3. Percentages compare as numbers as written (`24.5%` = `24.5 percent` = `24.5`); when exactly
+ *     one side is a percentage the other may also be its fraction (`24.5%` = `0.245`), since
+ *     ratio questions are answered both ways.
+ * Signs must agree: `(1,234)` is −1234 and does not match `1,234`.
+ */
+export function numbersMatch(pred: ParsedNumber, gold: ParsedNumber, tol: NumericTolerance = {}): boolean {
+  const relTol = tol.relTol ?? 0.01;
+  const absTol = tol.absTol ?? 0;
+  if (close(pred.scaled, gold.scaled, relTol, absTol)) return true;
+  if ((pred.magnitude === 1 || gold.magnitude === 1) && close(pred.value, gold.value, relTol, absTol)) return true;
+  if (pred.percent !== gold.percent) {
+    const p = pred.percent ? pred.scaled / 100 : pred.scaled;
+    const g = gold.percent ? gold.scaled / 100 : gold.scaled;
+    if (close(p, g, relTol, absTol)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,189 @@
+// Retrieval quality, binary relevance, following ranx's definitions (github.com/AmenRa/ranx):
+//   recall      = relevant retrieved (in the top k) / relevant
+//   precision   = relevant retrieved in the top k / k; without k, / number retrieved (0 if none)
+//   reciprocal rank = 1 / rank of the first relevant item (0 if none in the top k)
+//   nDCG        = DCG / IDCG, DCG = Σ rel_i / log2(i + 1) over ranks i = 1..k (Järvelin &
+//                 Kekäläinen); IDCG is the DCG of the ideal list, min(k, |relevant|) hits first.
+// `k` undefined means the whole ranked list. Ranked ids are deduplicated first (first occurrence
+// keeps its rank), as ranx requires unique ids per query: a node found by two chunks counts once.
+// With an empty gold set every metric is undefined (NaN); `scoreRetrieval` turns that into null.
+//
+// `scoreRetrieval` scores one record at three levels; each level is null when the question has
+// no gold at that level (unknown is never scored as 0):
+//   node — gold: every (docId, nodeId) in the question's evidence; retrieved: evidence items by rank.
+//   page — gold: each evidence item's pages, or, when it names nodes but no pages, the page
+//          ranges of those nodes in the corpus; retrieved: each evidence item's page range (or its
+//          node's range in the corpus) expanded page by page, in evidence-rank order, deduplicated.
+//   doc  — gold: the evidence's docIds; retrieved: evidence docIds by rank, deduplicated.
+// When only some gold items can be resolved to pages, page scores use the pages that are known.
+import type { Corpus, EvidenceItem, Question, RecordRetrieval, RetrievalScores, TreeNode } from '../types.ts';
+
+function checkK(k: number | undefined): void {
+  if (k !== undefined && !(Number.isInteger(k) && k > 0)) {
+    throw new RangeError(`k must be a positive integer, got ${k}`);
+  }
+}
+
+function topK(ranked: readonly string[], k?: number): string[] {
+  checkK(k);
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const id of ranked) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    out.push(id);
+    if (k !== undefined && out.length >= k) break;
+  }
+  return out;
+}
+
+function asSet(gold: Iterable<string>): Set<string> {
+  return gold instanceof Set ? gold : new Set(gold);
+}
+
+function hits(list: readonly string[], gold: Set<string>): number {
+  let n = 0;
+  for (const id of list) if (gold.has(id)) n += 1;
+  return n;
+}
+
+export function recall(ranked: readonly string[], gold: Iterable<string>, k?: number): number {
+  const g = asSet(gold);
+  if (g.size === 0) return NaN;
+  return hits(topK(ranked, k), g) / g.size;
+}
+
+export function precision(ranked: readonly string[], gold: Iterable<string>, k?: number): number {
+  const g = asSet(gold);
+  if (g.size === 0) return NaN;
+  const list = topK(ranked, k);
+  const denom = k ?? list.length;
+  return denom === 0 ? 0 : hits(list, g) / denom;
+}
+
+export function reciprocalRank(ranked: readonly string[], gold: Iterable<string>, k?: number): number {
+  const g = asSet(gold);
+  if (g.size === 0) return NaN;
+  const list = topK(ranked, k);
+  const i = list.findIndex((id) => g.has(id));
+  return i < 0 ? 0 : 1 / (i + 1);
+}
+
+export function ndcgAtK(ranked: readonly string[], gold: Iterable<string>, k?: number): number {
+  const g = asSet(gold);
+  if (g.size === 0) return NaN;
+  const list = topK(ranked, k);
+  let dcg = 0;
+  list.forEach((id, i) => {
+    if (g.has(id)) dcg += 1 / Math.log2(i + 2);
+  });
+  const ideal = Math.min(k ?? g.size, g.size);
+  let idcg = 0;
+  for (let i = 0; i < ideal; i++) idcg += 1 / Math.log2(i + 2);
+  return dcg / idcg;
+}
+
+export function retrievalScores(ranked: readonly string[], gold: Iterable<string>, k?: number): RetrievalScores | null {
+  const g = asSet(gold);
+  if (g.size === 0) return null;
+  return {
+    recall: recall(ranked, g, k),
+    precision: precision(ranked, g, k),
+    mrr: reciprocalRank(ranked, g, k),
+    ndcg: ndcgAtK(ranked, g, k),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One record, three levels
+
+/** What scoring needs of an evidence item; records keep these fields (without the text). */
+export type RankedEvidence = Pick<EvidenceItem, 'docId' | 'nodeId' | 'rank'> & { pages?: [number, number] };
+
+// NUL cannot occur in ids read from JSON/CSV in practice, so it keeps composite keys unambiguous.
+const nodeKey = (docId: string, nodeId: string) => `${docId}\u0000${nodeId}`;
+const pageKey = (docId: string, page: number) => `${docId}\u0000${page}`;
+
+type NodeIndex = Map<string, Map<string, TreeNode>>;
+const indexCache = new WeakMap<Corpus, NodeIndex>();
+
+function nodeIndex(corpus: Corpus): NodeIndex {
+  let index = indexCache.get(corpus);
+  if (index) return index;
+  index = new Map();
+  for (const doc of corpus.docs) {
+    const nodes = new Map<string, TreeNode>();
+    const stack = [...doc.nodes];
+    while (stack.length > 0) {
+      const n = stack.pop()!;
+      if (!nodes.has(n.id)) nodes.set(n.id, n);
+      stack.push(...n.children);
+    }
+    index.set(doc.docId, nodes);
+  }
+  indexCache.set(corpus, index);
+  return index;
+}
+
+// A malformed range (non-integer ends, e.g. from a hand-edited tree) contributes no pages rather
+// than looping forever or crashing the scorer.
+function expand(range: readonly [number, number]): number[] {
+  if (!Number.isSafeInteger(range[0]) || !Number.isSafeInteger(range[1])) return [];
+  const lo = Math.min(range[0], range[1]);
+  const hi = Math.max(range[0], range[1]);
+  const out: number[] = [];
+  for (let p = lo; p <= hi; p++) out.push(p);
+  return out;
+}
+
+export interface RetrievalOptions {
+  /** Cutoff for every metric; default: the whole ranked list. */
+  k?: number;
+}
+
+export function scoreRetrieval(
+  question: Question,
+  evidence: readonly RankedEvidence[],
+  corpus: Corpus,
+  opts: RetrievalOptions = {},
+): RecordRetrieval {
+  const gold = question.evidence ?? [];
+  const index = nodeIndex(corpus);
+  const lookup = (docId: string, nodeId: string) => index.get(docId)?.get(nodeId);
+
+  // Stable sort: ties keep the strategy's order.
+  const ranked = evidence
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.rank - b.e.rank || a.i - b.i)
+    .map((x) => x.e);
+
+  const goldNodes = new Set<string>();
+  const goldPages = new Set<string>();
+  const goldDocs = new Set<string>();
+  for (const g of gold) {
+    goldDocs.add(g.docId);
+    for (const id of g.nodeIds ?? []) goldNodes.add(nodeKey(g.docId, id));
+    if (g.pages && g.pages.length > 0) {
+      for (const p of g.pages) goldPages.add(pageKey(g.docId, p));
+    } else {
+      for (const id of g.nodeIds ?? []) {
+        const pages = lookup(g.docId, id)?.pages;
+        if (pages) for (const p of expand(pages)) goldPages.add(pageKey(g.docId, p));
+      }
+    }
+  }
+
+  const retrievedNodes = ranked.map((e) => nodeKey(e.docId, e.nodeId));
+  const retrievedPages: string[] = [];
+  for (const e of ranked) {
+    const pages = e.pages ?? lookup(e.docId, e.nodeId)?.pages;
+    if (pages) for (const p of expand(pages)) retrievedPages.push(pageKey(e.docId, p));
+  }
+  const retrievedDocs = ranked.map((e) => e.docId);
+
+  return {
+    node: retrievalScores(retrievedNodes, goldNodes, opts.k),
+    page: retrievalScores(retrievedPages, goldPages, opts.k),
+    doc: retrievalScores(retrievedDocs, goldDocs, opts.k),
+  };
+}

@@ -1,0 +1,243 @@
+// What the OpenAI chat provider and embedder share: resolving base URL and key, building the SDK
+// client, a counted retry loop, and turning SDK errors into ProviderErrors with no secrets in them.
+//
+// Retries are ours, not the SDK's (the client is built with maxRetries: 0): the SDK does not say
+// how many attempts a request took, and every call log records its retries.
+import { inspect } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import OpenAI from 'openai';
+import { redactSecrets, registerSecret } from '../secrets.ts';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
+/** Sent to local servers that need no key: the SDK refuses to run without one. */
+export const LOCAL_PLACEHOLDER_KEY = 'no-key-needed';
+
+export interface OpenAIConnectionOptions {
+  /** Default: OPENAI_BASE_URL, else https://api.openai.com/v1. Local servers: e.g. http://localhost:11434/v1. */
+  baseURL?: string;
+  /** Default: the value of the env var named by apiKeyEnv. Never written to configs or records. */
+  apiKey?: string;
+  /** Env var holding the key (default OPENAI_API_KEY). */
+  apiKeyEnv?: string;
+  /** Retries after the first attempt, for timeouts, connection errors, 408/409/429/5xx. Default 2. */
+  maxRetries?: number;
+  /** Per-attempt timeout. Default 120 000 ms. */
+  timeoutMs?: number;
+  /** First backoff delay; doubles per retry, ±25 % jitter. Default 500 ms. */
+  retryBaseMs?: number;
+  /** Longest wait between attempts, also caps a server's Retry-After. Default 30 000 ms. */
+  retryMaxMs?: number;
+}
+
+export class ProviderConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderConfigError';
+  }
+}
+
+/** A failed model call. The message is redacted; no SDK error (which may echo headers) is attached. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly info: {
+      status?: number;
+      code?: string;
+      /** Extra attempts made before giving up. */
+      retries: number;
+      retryable: boolean;
+      aborted?: boolean;
+    },
+  ) {
+    super(redactSecrets(message));
+    this.name = 'ProviderError';
+  }
+  get status(): number | undefined {
+    return this.info.status;
+  }
+  get retries(): number {
+    return this.info.retries;
+  }
+}
+
+export interface ResolvedConnection {
+  baseURL: string;
+  apiKey: string;
+  /** True when talking to api.openai.com (a key is then mandatory). */
+  isOpenAI: boolean;
+  keySource: 'options' | 'env' | 'placeholder';
+}
+
+function isOpenAIHost(baseURL: string): boolean {
+  let url: URL | undefined;
+  try {
+    url = new URL(baseURL);
+  } catch {
+    url = undefined;
+  }
+  // `localhost:8000` parses as a URL with scheme "localhost:"; only http(s) make sense here.
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new ProviderConfigError(`baseURL "${redactSecrets(baseURL)}" is not a valid http(s) URL (expected e.g. http://localhost:8000/v1)`);
+  }
+  return url.hostname === 'api.openai.com';
+}
+
+export function resolveConnection(opts: OpenAIConnectionOptions, env: NodeJS.ProcessEnv = process.env): ResolvedConnection {
+  const baseURL = (opts.baseURL || env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
+  const isOpenAI = isOpenAIHost(baseURL);
+  const keyEnv = opts.apiKeyEnv || DEFAULT_API_KEY_ENV;
+  let apiKey = opts.apiKey;
+  let keySource: ResolvedConnection['keySource'] = 'options';
+  if (!apiKey) {
+    apiKey = env[keyEnv]?.trim() || undefined;
+    keySource = 'env';
+  }
+  if (!apiKey) {
+    if (isOpenAI) {
+      throw new ProviderConfigError(
+        `${keyEnv} is not set: export ${keyEnv}=<your key> to call ${baseURL}, or point model.baseURL ` +
+          `(or OPENAI_BASE_URL) at a local OpenAI-compatible server (vLLM, Ollama, llama.cpp, LM Studio), ` +
+          `or use provider: offline.`,
+      );
+    }
+    apiKey = LOCAL_PLACEHOLDER_KEY;
+    keySource = 'placeholder';
+  }
+  registerSecret(apiKey);
+  return { baseURL, apiKey, isOpenAI, keySource };
+}
+
+/** The SDK's logger, with secrets scrubbed from everything it prints. */
+const redactingLogger = {
+  error: (...args: unknown[]) => console.error(redactSecrets(format(args))),
+  warn: (...args: unknown[]) => console.warn(redactSecrets(format(args))),
+  info: (...args: unknown[]) => console.info(redactSecrets(format(args))),
+  debug: (...args: unknown[]) => console.debug(redactSecrets(format(args))),
+};
+const format = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 4 }))).join(' ');
+
+export function createClient(conn: ResolvedConnection, opts: OpenAIConnectionOptions): OpenAI {
+  return new OpenAI({
+    apiKey: conn.apiKey,
+    baseURL: conn.baseURL,
+    maxRetries: 0,
+    timeout: opts.timeoutMs ?? 120_000,
+    logger: redactingLogger,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retries
+
+interface Classified {
+  retryable: boolean;
+  status?: number;
+  code?: string;
+  aborted?: boolean;
+  /** Server-requested wait (Retry-After / retry-after-ms), in ms. */
+  retryAfterMs?: number;
+  message: string;
+}
+
+export function classifyError(err: unknown): Classified {
+  if (err instanceof OpenAI.APIUserAbortError) return { retryable: false, aborted: true, message: 'request aborted' };
+  if (err instanceof OpenAI.APIConnectionTimeoutError) return { retryable: true, code: 'timeout', message: 'request timed out' };
+  if (err instanceof OpenAI.APIConnectionError) {
+    const cause = (err as { cause?: { message?: string; code?: string; cause?: { code?: string } } }).cause;
+    const detail = cause?.cause?.code ?? cause?.code ?? cause?.message;
+    return { retryable: true, code: 'connection', message: `connection error${detail ? ` (${detail})` : ''}` };
+  }
+  if (err instanceof OpenAI.APIError) {
+    const status = err.status;
+    const headers = err.headers;
+    const code = err.code ?? undefined;
+    const should = headers?.get('x-should-retry');
+    let retryable = status !== undefined && (status === 408 || status === 409 || status === 429 || status >= 500);
+    if (code === 'insufficient_quota') retryable = false; // an empty account does not refill by waiting
+    if (should === 'true') retryable = true;
+    if (should === 'false') retryable = false;
+    return { retryable, status, code, retryAfterMs: retryAfter(headers), message: err.message };
+  }
+  if (err instanceof Error && err.name === 'AbortError') return { retryable: false, aborted: true, message: 'request aborted' };
+  return { retryable: false, message: err instanceof Error ? err.message : String(err) };
+}
+
+function retryAfter(headers: Headers | undefined): number | undefined {
+  if (!headers) return undefined;
+  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  const raw = headers.get('retry-after');
+  if (!raw) return undefined;
+  const s = Number.parseFloat(raw);
+  if (Number.isFinite(s) && s >= 0) return s * 1000;
+  const date = Date.parse(raw);
+  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
+}
+
+export interface RetryOptions {
+  maxRetries: number;
+  baseMs: number;
+  maxMs: number;
+  signal?: AbortSignal;
+  /** Prefix for error messages, e.g. `openai chat "gpt-4o" at http://...`. */
+  what: string;
+  /**
+   * Called on a non-retryable error before giving up: return true after changing the request
+   * (e.g. dropping response_format) to try again once more. Does not use up maxRetries.
+   */
+  adapt?: (err: Classified) => boolean;
+}
+
+/**
+ * Runs `fn` until it succeeds, a non-retryable error occurs, or maxRetries retries are spent.
+ * Returns the value and the number of extra attempts (retries and adaptations) made.
+ */
+export async function withRetries<T>(fn: () => Promise<T>, opts: RetryOptions): Promise<{ value: T; retries: number }> {
+  let retries = 0;
+  let transient = 0;
+  for (;;) {
+    opts.signal?.throwIfAborted();
+    try {
+      return { value: await fn(), retries };
+    } catch (err) {
+      const c = classifyError(err);
+      if (c.aborted || opts.signal?.aborted) {
+        const reason: unknown = opts.signal?.reason;
+        if (reason instanceof Error) throw reason;
+        throw new ProviderError(`${opts.what}: request aborted`, { retries, retryable: false, aborted: true });
+      }
+      if (!c.retryable && opts.adapt?.(c)) {
+        retries++;
+        continue;
+      }
+      if (!c.retryable || transient >= opts.maxRetries) {
+        const after = retries > 0 ? ` (after ${retries + 1} attempts)` : '';
+        throw new ProviderError(`${opts.what}: ${c.message}${hint(c)}${after}`, {
+          status: c.status,
+          code: c.code,
+          retries,
+          retryable: c.retryable,
+        });
+      }
+      const backoff = Math.min(opts.baseMs * 2 ** transient, opts.maxMs) * (1 - Math.random() * 0.25);
+      const wait = c.retryAfterMs !== undefined ? Math.min(c.retryAfterMs, opts.maxMs) : backoff;
+      transient++;
+      retries++;
+      try {
+        await sleep(wait, undefined, { signal: opts.signal });
+      } catch {
+        const reason: unknown = opts.signal?.reason;
+        if (reason instanceof Error) throw reason;
+        throw new ProviderError(`${opts.what}: request aborted`, { retries, retryable: false, aborted: true });
+      }
+    }
+  }
+}
+
+function hint(c: Classified): string {
+  if (c.status === 401) return ' (check the API key in the env var named by model.apiKeyEnv, default OPENAI_API_KEY)';
+  if (c.status === 404) return ' (check the model name, and that baseURL ends with the API root, usually /v1)';
+  if (c.code === 'connection') return ' (is the server running and reachable at baseURL?)';
+  return '';
+}

@@ -1,0 +1,129 @@
+// The run folder: runs/<runId>/{manifest.json, records.jsonl, summary.json, report files}.
+// Records are appended one line at a time as they finish, so an interrupted run keeps every
+// finished record and can resume without repeating or duplicating work.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { redactSecrets } from './secrets.ts';
+import { UsageError } from './errors.ts';
+import type { RunRecord } from './types.ts';
+
+export interface FileHash {
+  path: string;
+  sha256: string;
+}
+
+export interface RunManifest {
+  runId: string;
+  name: string;
+  configPath: string;
+  config: unknown;
+  configHash: string;
+  dataset: { name: string; questions: number; questionsHash: string; files: FileHash[] };
+  corpus: { name: string; docs: number; nodes: number; hash: string };
+  code: { version: string; commit: string | null; dirty: boolean | null; node: string };
+  model: { provider: string; id: string; offline: boolean; priceAs: string | null; priced: boolean; label: string };
+  embedder: string;
+  strategies: Array<{ id: string; strategy: string; params: Record<string, unknown>; budget: Record<string, number> }>;
+  questionIds: string[];
+  repeats: number;
+  seed: number;
+  concurrency: number;
+  limit: number | null;
+  shard: { index: number; count: number } | null;
+  index: { chunks: number; embedCalls: number; inputTokens: number; ms: number } | null;
+  startedAt: string;
+  finishedAt: string | null;
+  /** Set when a run was resumed: when each resume started. */
+  resumedAt?: string[];
+}
+
+export const recordKey = (r: { strategy: string; questionId: string; repeat: number }): string =>
+  `${r.strategy}\u0000${r.questionId}\u0000${r.repeat}`;
+
+export class RunStore {
+  private constructor(readonly dir: string) {}
+
+  static create(dir: string): RunStore {
+    if (existsSync(join(dir, 'records.jsonl'))) {
+      throw new UsageError(`run folder ${dir} already has records; resume it with --resume ${dir} or choose another --run-id`);
+    }
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'records.jsonl'), '');
+    return new RunStore(dir);
+  }
+
+  static open(dir: string): RunStore {
+    if (!existsSync(join(dir, 'manifest.json'))) throw new UsageError(`${dir} is not a treebench run folder (no manifest.json)`);
+    return new RunStore(dir);
+  }
+
+  get recordsPath(): string {
+    return join(this.dir, 'records.jsonl');
+  }
+
+  readManifest(): RunManifest {
+    return readJson<RunManifest>(join(this.dir, 'manifest.json'));
+  }
+
+  writeManifest(manifest: RunManifest): void {
+    writeFileSync(join(this.dir, 'manifest.json'), redactSecrets(JSON.stringify(manifest, null, 2)) + '\n');
+  }
+
+  /**
+   * Reads every complete record. A last line cut short by an interruption is dropped from the
+   * file (it was never a finished record) so appends continue on a clean line.
+   */
+  readRecords(opts: { repair?: boolean } = {}): RunRecord[] {
+    if (!existsSync(this.recordsPath)) return [];
+    const text = readFileSync(this.recordsPath, 'utf8');
+    const records: RunRecord[] = [];
+    let offset = 0;
+    const lines = text.split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      const isLast = i === lines.length - 1;
+      if (line.trim()) {
+        try {
+          records.push(JSON.parse(line) as RunRecord);
+        } catch {
+          if (isLast || lines.slice(i + 1).every((l) => !l.trim())) {
+            if (opts.repair) truncateSync(this.recordsPath, Buffer.byteLength(text.slice(0, offset)));
+            break;
+          }
+          throw new Error(`${this.recordsPath}:${i + 1}: corrupt record line (not JSON)`);
+        }
+      }
+      offset += line.length + 1;
+    }
+    return records;
+  }
+
+  append(record: RunRecord): void {
+    appendFileSync(this.recordsPath, redactSecrets(JSON.stringify(record)) + '\n');
+  }
+
+  /** Rewrites the records file (used to drop error records before retrying them). */
+  rewriteRecords(records: RunRecord[]): void {
+    writeFileSync(this.recordsPath, records.map((r) => redactSecrets(JSON.stringify(r)) + '\n').join(''));
+  }
+
+  writeFile(name: string, content: string): string {
+    const path = join(this.dir, name);
+    writeFileSync(path, redactSecrets(content));
+    return path;
+  }
+}
+
+export function readJson<T>(path: string): T {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    throw new Error(`${path}: invalid JSON (${(err as Error).message})`);
+  }
+}

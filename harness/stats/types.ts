@@ -1,0 +1,6 @@
+/** A point estimate with a two-sided confidence interval [lo, hi]. */
+export interface Interval {
+  estimate: number;
+  lo: number;
+  hi: number;
+}

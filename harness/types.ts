@@ -1,0 +1,254 @@
+// The data model shared by every part of treebench (see ../shared/DESIGN.md, "Core data model").
+// Pages are 1-based everywhere inside treebench; loaders convert on the way in.
+
+/** One section of a document outline. `text` is the node's own text, excluding its children's. */
+export interface TreeNode {
+  id: string;
+  title: string;
+  summary?: string;
+  text?: string;
+  /** Inclusive 1-based page range, for paged sources (PDF). */
+  pages?: [number, number];
+  /** 1-based line of the heading, for Markdown sources. */
+  line?: number;
+  children: TreeNode[];
+}
+
+export interface DocTree {
+  docId: string;
+  title: string;
+  description?: string;
+  nodes: TreeNode[];
+  /** Page texts for paged sources, index 0 = page 1. */
+  pages?: string[];
+  /** Where the tree came from (a path), for error messages and manifests. */
+  source?: string;
+}
+
+export interface Corpus {
+  name: string;
+  docs: DocTree[];
+}
+
+export interface GoldEvidence {
+  docId: string;
+  nodeIds?: string[];
+  /** 1-based pages. */
+  pages?: number[];
+}
+
+export interface Question {
+  id: string;
+  question: string;
+  /** Acceptable answers (free text). Empty when the question is multiple choice. */
+  answers: string[];
+  choices?: string[];
+  /** Index into `choices` of the right answer. */
+  label?: number;
+  /** Documents the question is about, when the dataset says so (strategies may use this). */
+  docIds?: string[];
+  /** Gold evidence: only scorers read it, never strategies. */
+  evidence?: GoldEvidence[];
+  tags?: string[];
+}
+
+/** What a strategy is allowed to see of a question: no gold answers, no gold evidence. */
+export interface QuestionInput {
+  id: string;
+  question: string;
+  choices?: string[];
+  docIds?: string[];
+}
+
+export function toQuestionInput(q: Question): QuestionInput {
+  const input: QuestionInput = { id: q.id, question: q.question };
+  if (q.choices) input.choices = [...q.choices];
+  if (q.docIds) input.docIds = [...q.docIds];
+  return input;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Models
+
+export type Role = 'system' | 'user' | 'assistant';
+export interface ChatMessage {
+  role: Role;
+  content: string;
+}
+
+export interface ChatOptions {
+  /** The prompt's task name (e.g. `node-list.select`); recorded in the call log. */
+  task?: string;
+  maxTokens?: number;
+  temperature?: number;
+  /** Ask the provider for a JSON object answer. */
+  json?: boolean;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
+export interface ChatResult {
+  text: string;
+  /** Provider-reported usage when the provider gives it; the meter counts tokens otherwise. */
+  usage?: Usage;
+  model: string;
+  /** Attempts after the first that the provider needed (429s, 5xx, timeouts). */
+  retries?: number;
+  /** True when the answer came from a response cache. */
+  cached?: boolean;
+}
+
+/** A chat model behind one provider. Providers are stateless apart from their client. */
+export interface ChatProvider {
+  /** Model id, as reported in manifests and priced in configs/prices.yaml. */
+  readonly id: string;
+  /** True for the embedded offline reasoner, so reports can label its results. */
+  readonly offline: boolean;
+  chat(messages: ChatMessage[], opts: ChatOptions & { attempt?: number; signal?: AbortSignal }): Promise<ChatResult>;
+}
+
+export interface EmbedResult {
+  vectors: Float32Array[];
+  usage?: { inputTokens: number };
+}
+
+export interface Embedder {
+  readonly id: string;
+  readonly dim: number;
+  embed(texts: string[]): Promise<EmbedResult>;
+  /** Optional corpus statistics (e.g. IDF for the hash embedder); called once before indexing. */
+  fit?(texts: string[]): void;
+}
+
+/** One metered model call, as stored in a record. */
+export interface CallLog {
+  kind: 'chat' | 'embed';
+  task?: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  latencyMs: number;
+  cached: boolean;
+  retries: number;
+  error?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Budgets
+
+export type BudgetName =
+  | 'calls'
+  | 'tokens'
+  | 'dollars'
+  | 'timeMs'
+  | 'nodesVisited'
+  | 'nodesOpened'
+  | 'evidenceTokens';
+
+export type Budget = Partial<Record<BudgetName, number>>;
+
+// ---------------------------------------------------------------------------------------------
+// Strategies
+
+export interface EvidenceItem {
+  docId: string;
+  nodeId: string;
+  title?: string;
+  pages?: [number, number];
+  text: string;
+  /** 1 = most relevant. */
+  rank: number;
+  score?: number;
+}
+
+export type TraceAction = 'select' | 'expand' | 'skip' | 'open' | 'score' | 'sufficiency' | 'answer' | 'doc-select' | 'fallback';
+
+export interface TraceStep {
+  step: number;
+  action: TraceAction;
+  docId?: string;
+  nodeId?: string;
+  source: 'llm' | 'value' | 'prior' | 'rule';
+  reason?: string;
+  score?: number;
+  pages?: [number, number];
+  /** Depth in the tree (0 = top level), so `treebench trace` can indent. */
+  depth?: number;
+}
+
+export interface StrategyResult {
+  answer: string;
+  /** Index into choices for multiple-choice questions, when the strategy picked one. */
+  choice?: number;
+  evidence: EvidenceItem[];
+  trace: TraceStep[];
+  /** Model answers that could not be parsed or named unknown nodes (after the retry). */
+  parseFailures?: number;
+  /** Set by a strategy that stopped early of its own accord (e.g. "sufficient"). */
+  stopReason?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Records
+
+export interface AnswerScores {
+  exactMatch: number;
+  f1: number;
+  /** null when the gold answer has no number. */
+  numericMatch: number | null;
+  /** null when the gold answer is not yes/no. */
+  yesNo: number | null;
+  /** null when the question is not multiple choice. */
+  choice: number | null;
+  /** The single correct/incorrect verdict used for accuracy (see harness/metrics/answer.ts). */
+  correct: number;
+}
+
+export interface RetrievalScores {
+  recall: number;
+  precision: number;
+  mrr: number;
+  ndcg: number;
+}
+
+export interface RecordRetrieval {
+  node: RetrievalScores | null;
+  page: RetrievalScores | null;
+  doc: RetrievalScores | null;
+}
+
+export interface RunRecord {
+  runId: string;
+  strategy: string;
+  questionId: string;
+  repeat: number;
+  question: string;
+  answer: string;
+  gold: string[];
+  scores: AnswerScores | null;
+  retrieval: RecordRetrieval | null;
+  evidence: Array<Omit<EvidenceItem, 'text'> & { chars: number }>;
+  calls: number;
+  embedCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  /** Wall time of the question, minus time spent queued for a call slot (see queueMs). */
+  latencyMs: number;
+  /** Time spent waiting for the run's concurrency limiter; depends on load, not the strategy. */
+  queueMs: number;
+  nodesVisited: number;
+  nodesOpened: number;
+  evidenceTokens: number;
+  parseFailures: number;
+  budgetExhausted: BudgetName | null;
+  stopReason?: string;
+  callLog: CallLog[];
+  trace: TraceStep[];
+  error: string | null;
+  finishedAt: string;
+}

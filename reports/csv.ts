@@ -1,0 +1,44 @@
+// CSV: one row per strategy, every summary field flattened (see flattenStrategySummary), run
+// metadata in the first columns so files from many runs can be concatenated. RFC 4180: CRLF
+// line ends, a field is quoted when it holds a comma, quote, CR or LF, quotes are doubled.
+// Empty field = not applicable. Costs are empty when the model is unpriced (unknown, not $0).
+import { flattenStrategySummary, intervalPaths, type FlatValue } from '../harness/metrics/summary.ts';
+import type { ReportInput } from './types.ts';
+import { orderedStrategies } from './format.ts';
+
+const COST_COLUMNS = new Set(['costPerQuestion', 'totalCost']);
+
+export function csvField(value: FlatValue | boolean | undefined): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
+  const s = String(value);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function renderCsv({ summary, meta }: ReportInput): string {
+  const strategies = orderedStrategies(summary, meta);
+  const ciPaths = intervalPaths(strategies);
+  const metaCols: Array<[string, FlatValue | boolean]> = [
+    ['runId', meta.runId],
+    ['config', meta.config],
+    ['dataset', meta.dataset],
+    ['model', meta.model],
+    ['offline', meta.offline],
+    ['priced', meta.priced],
+  ];
+  const rows = strategies.map((s) => {
+    const cols: Array<[string, FlatValue | boolean]> = [...metaCols];
+    for (const [k, v] of flattenStrategySummary(s)) cols.push([k, COST_COLUMNS.has(k) && !meta.priced ? null : v]);
+    for (const p of ciPaths) {
+      const ci = s.intervals?.[p];
+      cols.push([`${p}.ciLo`, ci ? ci.lo : null], [`${p}.ciHi`, ci ? ci.hi : null]);
+    }
+    return cols;
+  });
+  const header =
+    rows[0]?.map(([k]) => k) ??
+    // No strategies: still write the header so the file has a schema.
+    [...metaCols.map(([k]) => k)];
+  const lines = [header.map(csvField), ...rows.map((r) => r.map(([, v]) => csvField(v)))];
+  return lines.map((l) => l.join(',')).join('\r\n') + '\r\n';
+}

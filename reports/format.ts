@@ -1,0 +1,100 @@
+// Number formatting shared by the human-readable reports (console table, Markdown). CSV and JSON
+// keep full precision and never go through these.
+import type { ConfidenceInterval, RetrievalLevel, RunSummary, StrategySummary } from '../harness/metrics/summary.ts';
+import { RETRIEVAL_LEVELS } from '../harness/metrics/summary.ts';
+import type { ReportMeta } from './types.ts';
+
+/** Shown for "not applicable / not measured". Never 0, which would read as a measured zero. */
+export const NA = '–';
+
+export const OFFLINE_LABEL = 'offline reasoner (lexical heuristics, not an LLM)';
+
+const finite = (x: number | null | undefined): x is number => typeof x === 'number' && Number.isFinite(x);
+
+/** A rate in [0, 1] as a percentage with one decimal, with its interval when there is one. */
+export function pct(x: number | null | undefined, ci?: ConfidenceInterval): string {
+  if (!finite(x)) return NA;
+  const s = `${(x * 100).toFixed(1)}%`;
+  return ci ? `${s} [${(ci.lo * 100).toFixed(1)}, ${(ci.hi * 100).toFixed(1)}]` : s;
+}
+
+/** A score in [0, 1] (MRR, nDCG) with three decimals. */
+export function score(x: number | null | undefined, ci?: ConfidenceInterval): string {
+  if (!finite(x)) return NA;
+  const s = x.toFixed(3);
+  return ci ? `${s} [${ci.lo.toFixed(3)}, ${ci.hi.toFixed(3)}]` : s;
+}
+
+function group(intPart: string): string {
+  return intPart.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
+ * A count or per-question average: integers as they are (grouped: 12,345), other values with
+ * two decimals below 10, one below 100, none above (2.25 calls, 37.5 nodes, 1,284 tokens).
+ */
+export function num(x: number | null | undefined): string {
+  if (!finite(x)) return NA;
+  const abs = Math.abs(x);
+  if (Number.isInteger(x) || abs >= 100) {
+    const r = Math.round(abs);
+    return (x < 0 && r !== 0 ? '-' : '') + group(String(r));
+  }
+  return x.toFixed(abs < 10 ? 2 : 1);
+}
+
+/** Dollars; "unpriced" when the model has no price (never a misleading $0). */
+export function usd(x: number | null | undefined, priced: boolean): string {
+  if (!priced) return 'unpriced';
+  if (!finite(x)) return NA;
+  if (x === 0) return '$0';
+  const sign = x < 0 ? '-' : '';
+  const abs = Math.abs(x);
+  if (abs >= 1) {
+    const [whole, cents] = abs.toFixed(2).split('.');
+    return `${sign}$${group(whole!)}.${cents}`;
+  }
+  // Per-question costs are often fractions of a cent: keep three significant digits.
+  return `${sign}$${Number(abs.toPrecision(3))}`;
+}
+
+/** Milliseconds: "0.42 ms", "37.5 ms", "850 ms", "1.23 s". */
+export function ms(x: number | null | undefined): string {
+  if (!finite(x)) return NA;
+  if (x < 1) return `${x.toFixed(2)} ms`;
+  if (x < 100) return `${x.toFixed(1)} ms`;
+  if (x < 1000) return `${Math.round(x)} ms`;
+  return `${(x / 1000).toFixed(2)} s`;
+}
+
+/** Errors as a count with its share of records: "0", "3 (6.0%)". */
+export function errors(s: StrategySummary): string {
+  return s.errors === 0 ? '0' : `${s.errors} (${((s.errors / s.records) * 100).toFixed(1)}%)`;
+}
+
+/** Budget exhaustion as "calls×3, timeMs×1", or "0". */
+export function budgets(s: StrategySummary): string {
+  const parts = Object.entries(s.budgetExhausted)
+    .filter(([, n]) => n > 0)
+    .map(([b, n]) => `${b}×${n}`);
+  return parts.length ? parts.join(', ') : '0';
+}
+
+/** The retrieval level a one-column report shows: node, else page, else doc; null if none has data. */
+export function headlineLevel(strategies: readonly StrategySummary[]): RetrievalLevel | null {
+  return RETRIEVAL_LEVELS.find((l) => strategies.some((s) => s.retrieval[l] !== null)) ?? null;
+}
+
+/** Strategies in config order (records arrive in completion order), unknown ones after. */
+export function orderedStrategies(summary: RunSummary, meta: ReportMeta): StrategySummary[] {
+  const pos = new Map(meta.strategies.map((id, i) => [id, i]));
+  return summary.strategies
+    .map((s, i) => ({ s, i }))
+    .sort((a, b) => (pos.get(a.s.strategy) ?? Infinity) - (pos.get(b.s.strategy) ?? Infinity) || a.i - b.i)
+    .map((x) => x.s);
+}
+
+/** "model gpt-4o-mini" or "model offline — offline reasoner (lexical heuristics, not an LLM)". */
+export function modelLabel(meta: ReportMeta): string {
+  return meta.offline ? `${meta.model} — ${OFFLINE_LABEL}` : meta.model;
+}

@@ -1,0 +1,21 @@
+// JSON report: { format, version, meta, summary }. Full precision. When the model is unpriced,
+// cost fields are null (unknown) rather than 0.
+import type { RunSummary } from '../harness/metrics/summary.ts';
+import type { ReportInput } from './types.ts';
+import { orderedStrategies } from './format.ts';
+
+export const JSON_REPORT_VERSION = 1;
+
+export function renderJson({ summary, meta }: ReportInput): string {
+  const strategies = orderedStrategies(summary, meta).map((s) =>
+    meta.priced ? s : { ...s, costPerQuestion: null, totalCost: null },
+  );
+  const out: { format: string; version: number; meta: typeof meta; summary: Omit<RunSummary, 'strategies'> & { strategies: unknown[] } } = {
+    format: 'treebench-report',
+    version: JSON_REPORT_VERSION,
+    meta,
+    summary: { ...summary, strategies },
+  };
+  // NaN/Infinity cannot appear in JSON; JSON.stringify would write null anyway, this makes it explicit.
+  return JSON.stringify(out, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
+}

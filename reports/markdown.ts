@@ -1,0 +1,170 @@
+// GitHub-flavoured Markdown report: run metadata, then three tables (answers, retrieval,
+// efficiency) with one row per strategy. Cells never contain a raw `|` or newline.
+import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/metrics/summary.ts';
+import type { ReportInput } from './types.ts';
+import { budgets, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, usd } from './format.ts';
+
+/** Escape text for a table cell or inline text: pipes, backslashes, emphasis and HTML characters. */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\r?\n|\r/g, ' ')
+    .replace(/([\\`*_[\]|<>#])/g, '\\$1');
+}
+
+function table(head: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const align = head.map((_, i) => (i === 0 ? '---' : '---:'));
+  return [line(head), line(align), ...rows.map(line)].join('\n');
+}
+
+function answersTable(strategies: StrategySummary[]): string {
+  const head = ['strategy', 'records', 'accuracy', 'exact match', 'F1', 'numeric match', 'yes/no', 'errors'];
+  const rows = strategies.map((s) => [
+    escapeMarkdown(s.strategy),
+    String(s.records),
+    pct(s.accuracy, s.intervals?.accuracy),
+    pct(s.exactMatch, s.intervals?.exactMatch),
+    pct(s.f1, s.intervals?.f1),
+    s.numericMatch === null ? NA : `${pct(s.numericMatch, s.intervals?.numericMatch)} (n=${s.numericN})`,
+    s.yesNo === null ? NA : `${pct(s.yesNo, s.intervals?.yesNo)} (n=${s.yesNoN})`,
+    errors(s),
+  ]);
+  return table(head, rows);
+}
+
+function retrievalTable(strategies: StrategySummary[]): string | null {
+  const levels = RETRIEVAL_LEVELS.filter((l) => strategies.some((s) => s.retrieval[l] !== null));
+  if (levels.length === 0) return null;
+  const head = ['strategy'];
+  for (const l of levels) head.push(`${l} recall`, `${l} precision`, `${l} MRR`, `${l} nDCG`, `${l} n`);
+  const rows = strategies.map((s) => {
+    const row = [escapeMarkdown(s.strategy)];
+    for (const l of levels) {
+      const r = s.retrieval[l];
+      const ci = s.intervals;
+      row.push(
+        r ? pct(r.recall, ci?.[`retrieval.${l}.recall`]) : NA,
+        r ? pct(r.precision, ci?.[`retrieval.${l}.precision`]) : NA,
+        r ? score(r.mrr, ci?.[`retrieval.${l}.mrr`]) : NA,
+        r ? score(r.ndcg, ci?.[`retrieval.${l}.ndcg`]) : NA,
+        r ? String(r.n) : '0',
+      );
+    }
+    return row;
+  });
+  return table(head, rows);
+}
+
+/** `value [lo, hi]` with the same formatter for all three; the value alone without an interval. */
+function withCi(x: number, ci: ConfidenceInterval | undefined, fmt: (v: number) => string): string {
+  const text = fmt(x);
+  if (!ci || text === NA || text === 'unpriced') return text;
+  return `${text} [${fmt(ci.lo)}, ${fmt(ci.hi)}]`;
+}
+
+/** Spread across repeats and flaky questions, for strategies run more than once per question. */
+function repeatsSection(strategies: StrategySummary[]): string | null {
+  const rows = strategies.filter((s) => s.repeatStats);
+  if (rows.length === 0) return null;
+  const head = ['strategy', 'repeats', 'accuracy per repeat', 'mean ± sd', 'F1 mean ± sd', 'flaky questions'];
+  const body = rows.map((s) => {
+    const r = s.repeatStats!;
+    const sd = (x: number) => (Number.isFinite(x) ? `±${(x * 100).toFixed(1)}` : '');
+    const flaky = r.flaky.length
+      ? `${r.flaky.length} of ${r.questionsRepeated}: ${r.flaky
+          .slice(0, 20)
+          .map((f) => `${escapeMarkdown(f.questionId)} (${f.correct}/${f.repeats})`)
+          .join(', ')}${r.flaky.length > 20 ? ', …' : ''}`
+      : `0 of ${r.questionsRepeated}`;
+    return [
+      escapeMarkdown(s.strategy),
+      String(r.repeats),
+      r.perRepeat.map((p) => pct(p.accuracy)).join(', '),
+      `${pct(r.accuracy.mean)} ${sd(r.accuracy.sd)}`.trim(),
+      `${pct(r.f1.mean)} ${sd(r.f1.sd)}`.trim(),
+      flaky,
+    ];
+  });
+  return table(head, body);
+}
+
+function efficiencyTable(strategies: StrategySummary[], priced: boolean): string {
+  const head = [
+    'strategy',
+    'calls/q',
+    'embed calls/q',
+    'tokens/q (in + out)',
+    '$/q',
+    'total $',
+    'latency mean',
+    'p50',
+    'p95',
+    'p99',
+    'nodes visited/q',
+    'nodes opened/q',
+    'budget exhausted',
+    'parse failures',
+  ];
+  const rows = strategies.map((s) => [
+    escapeMarkdown(s.strategy),
+    withCi(s.callsPerQuestion, s.intervals?.callsPerQuestion, num),
+    withCi(s.embedCallsPerQuestion, s.intervals?.embedCallsPerQuestion, num),
+    `${withCi(s.tokensPerQuestion, s.intervals?.tokensPerQuestion, num)} (${num(s.inputTokensPerQuestion)} + ${num(s.outputTokensPerQuestion)})`,
+    withCi(s.costPerQuestion, s.intervals?.costPerQuestion, (v) => usd(v, priced)),
+    usd(s.totalCost, priced),
+    withCi(s.latencyMs.mean, s.intervals?.['latencyMs.mean'], ms),
+    withCi(s.latencyMs.p50, s.intervals?.['latencyMs.p50'], ms),
+    withCi(s.latencyMs.p95, s.intervals?.['latencyMs.p95'], ms),
+    withCi(s.latencyMs.p99, s.intervals?.['latencyMs.p99'], ms),
+    withCi(s.nodesVisitedPerQuestion, s.intervals?.nodesVisitedPerQuestion, num),
+    withCi(s.nodesOpenedPerQuestion, s.intervals?.nodesOpenedPerQuestion, num),
+    budgets(s),
+    String(s.parseFailures),
+  ]);
+  return table(head, rows);
+}
+
+export function renderMarkdown({ summary, meta }: ReportInput): string {
+  const strategies = orderedStrategies(summary, meta);
+  const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
+  const metaLines = [
+    `- **run**: ${code(meta.runId)}`,
+    `- **config**: ${escapeMarkdown(meta.config)}${meta.configHash ? ` (${code(meta.configHash.slice(0, 12))})` : ''}`,
+    `- **dataset**: ${escapeMarkdown(meta.dataset)}, ${meta.questions} questions${meta.repeats && meta.repeats > 1 ? ` × ${meta.repeats} repeats` : ''}, ${summary.records} records`,
+    `- **model**: ${escapeMarkdown(modelLabel(meta))}${meta.priced ? '' : ' (unpriced)'}`,
+  ];
+  if (meta.embedder) metaLines.push(`- **embedder**: ${escapeMarkdown(meta.embedder)}`);
+  if (meta.seed !== undefined) metaLines.push(`- **seed**: ${meta.seed}`);
+  if (meta.codeVersion) metaLines.push(`- **code**: ${escapeMarkdown(meta.codeVersion)}`);
+  metaLines.push(`- **started**: ${meta.startedAt}${meta.finishedAt ? `, **finished**: ${meta.finishedAt}` : ' (not finished)'}`);
+  if (summary.ci) {
+    metaLines.push(`- **intervals**: ${Math.round(summary.ci.level * 100)}% ${escapeMarkdown(summary.ci.method)}${summary.ci.resamples ? `, ${summary.ci.resamples} resamples` : ''}`);
+  }
+
+  const parts = [`# treebench report: ${escapeMarkdown(meta.runId)}`, '', metaLines.join('\n'), ''];
+  if (meta.offline) {
+    parts.push(`> **${OFFLINE_LABEL}.** These numbers measure the harness and the retrieval strategies, not LLM answer quality.`, '');
+  }
+  parts.push('## Answers', '', answersTable(strategies), '');
+  parts.push(
+    'Accuracy counts records with an error as incorrect. Numeric match and yes/no cover only the questions they apply to (n).',
+    '',
+  );
+  const retrieval = retrievalTable(strategies);
+  parts.push('## Retrieval', '', retrieval ?? '_The dataset has no gold evidence: retrieval is not scored._', '');
+  parts.push('## Efficiency', '', efficiencyTable(strategies, meta.priced), '');
+  const repeats = repeatsSection(strategies);
+  if (repeats) {
+    parts.push(
+      '## Repeats',
+      '',
+      repeats,
+      '',
+      'Spread across repeats is run-to-run variation on the same questions (sample sd, percentage points); a question is flaky when its correctness differs between repeats. Intervals above resample whole questions (cluster bootstrap).',
+      '',
+    );
+  }
+  parts.push('Per-question values are means over records (question × repeat); latency percentiles use linear interpolation.');
+  if (summary.ci) parts.push('', `[lo, hi]: ${Math.round(summary.ci.level * 100)}% confidence interval (${escapeMarkdown(summary.ci.method)}).`);
+  return parts.join('\n') + '\n';
+}

@@ -1,0 +1,26 @@
+// ReportMeta from a run manifest (harness/runStore.ts), so `treebench run` and
+// `treebench report <runDir>` label reports the same way.
+import type { RunManifest } from '../harness/runStore.ts';
+import type { ReportMeta } from './types.ts';
+
+export function reportMeta(manifest: RunManifest): ReportMeta {
+  const meta: ReportMeta = {
+    runId: manifest.runId,
+    config: manifest.name,
+    dataset: manifest.dataset.name,
+    model: manifest.model.id,
+    offline: manifest.model.offline,
+    priced: manifest.model.priced,
+    startedAt: manifest.startedAt,
+    questions: manifest.questionIds?.length ?? manifest.dataset.questions,
+    strategies: manifest.strategies.map((s) => s.id),
+    embedder: manifest.embedder,
+    repeats: manifest.repeats,
+    seed: manifest.seed,
+    configHash: manifest.configHash,
+  };
+  if (manifest.finishedAt) meta.finishedAt = manifest.finishedAt;
+  const code = manifest.code;
+  if (code) meta.codeVersion = `${code.version}${code.commit ? ` (${code.commit.slice(0, 12)}${code.dirty ? ', dirty' : ''})` : ''}`;
+  return meta;
+}

@@ -1,0 +1,40 @@
+// What every report renderer receives besides the summary: the few facts about the run a reader
+// needs to trust the numbers (which dataset, which model, whether that model is the offline
+// reasoner, whether costs are real). The runner fills it from the manifest (see meta.ts).
+import type { RunSummary } from '../harness/metrics/summary.ts';
+
+export interface ReportMeta {
+  runId: string;
+  /** Config name. */
+  config: string;
+  /** Dataset name. */
+  dataset: string;
+  /** Chat model id as the provider reports it. */
+  model: string;
+  /** True for the embedded offline reasoner: reports label its numbers as not LLM quality. */
+  offline: boolean;
+  /** False when the model has no entry in the price table: costs print as "unpriced", not $0. */
+  priced: boolean;
+  startedAt: string;
+  finishedAt?: string;
+  /** Questions in the run (before repeats). */
+  questions: number;
+  /** Strategy ids in config order; reports list strategies in this order. */
+  strategies: string[];
+  embedder?: string;
+  repeats?: number;
+  seed?: number;
+  configHash?: string;
+  codeVersion?: string;
+}
+
+export interface ReportInput {
+  summary: RunSummary;
+  meta: ReportMeta;
+}
+
+export interface Renderer {
+  /** File extension for `report.<ext>` (no dot). */
+  extension: string;
+  render(input: ReportInput): string;
+}

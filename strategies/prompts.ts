@@ -1,0 +1,128 @@
+// Prompt templates. Written for real models first: a clear instruction, the JSON shape of the
+// answer, then the inputs as one JSON payload in a ```json fence. The payload names its task, and
+// the offline reasoner (harness/providers/offline.ts) reads only that payload — never gold data.
+import type { ChatMessage } from '../harness/types.ts';
+
+/** Outline node as shown to a model: no text, only what a table of contents carries. */
+export interface OutlineNode {
+  node_id: string;
+  title: string;
+  summary?: string;
+  pages?: [number, number];
+  nodes?: OutlineNode[];
+}
+
+export interface ChildView {
+  node_id: string;
+  title: string;
+  summary?: string;
+  pages?: [number, number];
+  has_children: boolean;
+  /** Value-search score in [0, 1], a weak prior the model may ignore. */
+  value_score?: number;
+}
+
+export interface Passage {
+  doc_id: string;
+  node_id: string;
+  title: string;
+  pages?: [number, number];
+  text: string;
+}
+
+/** Every task's payload. `task` is the discriminator the offline reasoner dispatches on. */
+export type PromptPayload =
+  | { task: 'select-documents'; question: string; documents: Array<{ doc_id: string; title: string; description?: string }>; max_docs: number }
+  | { task: 'select-nodes'; question: string; doc_id: string; doc_title: string; outline: OutlineNode[]; max_nodes: number; page?: { index: number; count: number } }
+  | { task: 'choose-children'; question: string; doc_id: string; parent: { node_id: string; title: string } | null; children: ChildView[]; max_picks: number; allow_self: boolean; missing_aspects?: string[] }
+  | { task: 'sufficiency'; question: string; evidence: Passage[]; unexplored?: Array<{ doc_id: string; node_id: string; title: string }> }
+  | { task: 'estimate-values'; question: string; doc_id: string; parent: { node_id: string; title: string } | null; children: ChildView[] }
+  | { task: 'reward'; question: string; passage: Passage }
+  | { task: 'answer'; question: string; choices?: string[]; context: Passage[] };
+
+export type TaskName = PromptPayload['task'];
+
+/** The JSON each task asks the model to return. */
+export interface TaskAnswers {
+  'select-documents': { thinking?: string; doc_ids: string[] };
+  'select-nodes': { thinking?: string; node_list: string[] };
+  'choose-children': { thinking?: string; choices: string[] };
+  sufficiency: { sufficient: boolean; missingAspects: string[]; suggestedBranches: string[] };
+  'estimate-values': { thinking?: string; values: Record<string, number> };
+  reward: { reward: number; reason?: string };
+  answer: { answer: string; choice?: number | null };
+}
+
+const INSTRUCTIONS: Record<TaskName, string> = {
+  'select-documents': [
+    'You route a question to the documents most likely to answer it.',
+    'Read each document title and description. Choose at most `max_docs` documents, best first.',
+    'Reply with JSON only: {"thinking": "<one or two sentences>", "doc_ids": ["<doc_id>", ...]}',
+  ].join('\n'),
+  'select-nodes': [
+    'You are given a question and the table of contents of one document (node ids, titles, summaries, pages; no body text).',
+    'Find the nodes whose text is most likely to contain the answer. Reason about where such information is normally written,',
+    'not only about shared words: a question about "refunds" may be answered under "Returns and exchanges".',
+    'Return at most `max_nodes` node ids, most likely first. Prefer the most specific node. Return an empty list if nothing fits.',
+    'Reply with JSON only: {"thinking": "<your reasoning>", "node_list": ["<node_id>", ...]}',
+  ].join('\n'),
+  'choose-children': [
+    'You navigate a document outline one level at a time to find where a question is answered.',
+    'You see the children of the current node (title, summary, pages, whether they have sub-sections, and a value_score',
+    'from keyword search, which is only a weak hint: a relevant section can score 0).',
+    'Choose at most `max_picks` children worth reading or descending into, best first.',
+    'Reply ["NONE"] if no child can contain the answer. If `allow_self` is true and the current node itself is the answer,',
+    'reply ["__self__"]. When `missing_aspects` is given, prefer children that cover those aspects.',
+    'Reply with JSON only: {"thinking": "<your reasoning>", "choices": ["<node_id>" | "NONE" | "__self__", ...]}',
+  ].join('\n'),
+  sufficiency: [
+    'Decide whether the evidence gathered so far is enough to answer the question completely and correctly.',
+    'List the aspects of the question the evidence does not cover yet, and node ids from `unexplored` worth reading next.',
+    'Reply with JSON only: {"sufficient": true|false, "missingAspects": ["..."], "suggestedBranches": ["<node_id>", ...]}',
+  ].join('\n'),
+  'estimate-values': [
+    'Estimate, for each child section, the probability (0 to 1) that its text or its sub-sections answer the question.',
+    'Reply with JSON only: {"thinking": "<short>", "values": {"<node_id>": <0..1>, ...}}',
+  ].join('\n'),
+  reward: [
+    'Rate how well this passage answers the question: 1 = answers it fully, 0 = irrelevant.',
+    'Reply with JSON only: {"reward": <0..1>, "reason": "<short>"}',
+  ].join('\n'),
+  answer: [
+    'Answer the question using only the context passages. Be concise: give the fact, number or short phrase asked for,',
+    'with its unit. If the context does not contain the answer, say "Not found in the provided context."',
+    'If `choices` are given, also return the 0-based index of the right choice.',
+    'Reply with JSON only: {"answer": "<answer>", "choice": <index or null>}',
+  ].join('\n'),
+};
+
+/** Builds the two messages of a task prompt. */
+export function buildPrompt(payload: PromptPayload): ChatMessage[] {
+  return [
+    { role: 'system', content: INSTRUCTIONS[payload.task] },
+    {
+      role: 'user',
+      content: `Task: ${payload.task}\n\nInput:\n\`\`\`json\n${JSON.stringify(payload, null, 1)}\n\`\`\``,
+    },
+  ];
+}
+
+/**
+ * Reads the payload back out of a prompt (the offline reasoner's only input): the last ```json
+ * fence of the latest user message that has one (a retry's follow-up message carries none).
+ * Returns null when the messages carry no treebench payload.
+ */
+export function extractPayload(messages: ChatMessage[]): PromptPayload | null {
+  for (const msg of [...messages].reverse()) {
+    if (msg.role !== 'user') continue;
+    const fences = [...msg.content.matchAll(/```json\s*\n([\s\S]*?)\n```/g)];
+    if (!fences.length) continue;
+    try {
+      const parsed = JSON.parse(fences[fences.length - 1][1]) as PromptPayload;
+      return parsed && typeof parsed === 'object' && typeof parsed.task === 'string' ? parsed : null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,23 @@
+// The strategy registry: one module per strategy, looked up by name. Adding a strategy is one
+// import and one line here.
+import type { Strategy } from './types.ts';
+import { vectorStrategy } from './vector.ts';
+import { nodeListStrategy } from './node-list.ts';
+import { layerwiseStrategy } from './layerwise.ts';
+import { mctsStrategy } from './mcts.ts';
+
+// Each entry keeps its own params type; the registry erases it at the boundary, where
+// configs are validated against the entry's own schema before `run` sees them.
+const STRATEGIES: Strategy<any>[] = [vectorStrategy, nodeListStrategy, layerwiseStrategy, mctsStrategy];
+
+export function listStrategies(): Strategy[] {
+  return STRATEGIES;
+}
+
+export function getStrategy(name: string): Strategy {
+  const found = STRATEGIES.find((s) => s.name === name);
+  if (!found) {
+    throw new Error(`unknown strategy "${name}"; known strategies: ${STRATEGIES.map((s) => s.name).join(', ')}`);
+  }
+  return found;
+}

@@ -1,0 +1,102 @@
+// Tree-navigation helpers shared by every strategy: node lookup, parents, depth, outlines.
+import type { DocTree, TreeNode } from '../../harness/types.ts';
+import type { ChildView, OutlineNode } from '../prompts.ts';
+
+export interface NodeInfo {
+  node: TreeNode;
+  parent: TreeNode | null;
+  depth: number;
+  /** Titles from the top level down to this node, inclusive. */
+  path: string[];
+}
+
+export interface DocIndex {
+  doc: DocTree;
+  byId: Map<string, NodeInfo>;
+  /** Pre-order list of every node. */
+  order: TreeNode[];
+}
+
+const cache = new WeakMap<DocTree, DocIndex>();
+
+/** Indexes a document once (memoised per tree object). */
+export function indexDoc(doc: DocTree): DocIndex {
+  const hit = cache.get(doc);
+  if (hit) return hit;
+  const byId = new Map<string, NodeInfo>();
+  const order: TreeNode[] = [];
+  const visit = (nodes: TreeNode[], parent: TreeNode | null, depth: number, path: string[]) => {
+    for (const node of nodes) {
+      const p = [...path, node.title];
+      byId.set(node.id, { node, parent, depth, path: p });
+      order.push(node);
+      visit(node.children, node, depth + 1, p);
+    }
+  };
+  visit(doc.nodes, null, 0, []);
+  const index = { doc, byId, order };
+  cache.set(doc, index);
+  return index;
+}
+
+export const isLeaf = (node: TreeNode): boolean => node.children.length === 0;
+
+export function treeDepth(nodes: TreeNode[]): number {
+  let max = 0;
+  for (const n of nodes) max = Math.max(max, 1 + treeDepth(n.children));
+  return max;
+}
+
+export function countNodes(nodes: TreeNode[]): number {
+  let n = 0;
+  for (const node of nodes) n += 1 + countNodes(node.children);
+  return n;
+}
+
+export function countLeaves(nodes: TreeNode[]): number {
+  let n = 0;
+  for (const node of nodes) n += isLeaf(node) ? 1 : countLeaves(node.children);
+  return n;
+}
+
+/**
+ * The text a reader gets when a node is opened: its own text, else its pages' text (paged
+ * sources without per-node text), else its summary, else its title.
+ */
+export function nodeText(doc: DocTree, node: TreeNode): string {
+  if (node.text && node.text.trim()) return node.text;
+  if (node.pages && doc.pages) {
+    const [start, end] = node.pages;
+    const text = doc.pages.slice(start - 1, end).join('\n');
+    if (text.trim()) return text;
+  }
+  return node.summary ?? node.title;
+}
+
+/** The outline a model sees: ids, titles, summaries, pages — never text. */
+export function toOutline(nodes: TreeNode[], opts: { idPrefix?: string; summaryChars?: number } = {}): OutlineNode[] {
+  const { idPrefix = '', summaryChars = 400 } = opts;
+  return nodes.map((n) => {
+    const o: OutlineNode = { node_id: idPrefix + n.id, title: n.title };
+    if (n.summary) o.summary = clip(n.summary, summaryChars);
+    if (n.pages) o.pages = n.pages;
+    if (n.children.length) o.nodes = toOutline(n.children, opts);
+    return o;
+  });
+}
+
+/** One level of children as shown to a model when it chooses where to descend. */
+export function childViews(children: TreeNode[], valueScore?: (n: TreeNode) => number | undefined, summaryChars = 400): ChildView[] {
+  return children.map((n) => {
+    const v: ChildView = { node_id: n.id, title: n.title, has_children: n.children.length > 0 };
+    if (n.summary) v.summary = clip(n.summary, summaryChars);
+    if (n.pages) v.pages = n.pages;
+    const score = valueScore?.(n);
+    if (score !== undefined) v.value_score = Math.round(score * 1000) / 1000;
+    return v;
+  });
+}
+
+export function clip(text: string, chars: number): string {
+  return text.length <= chars ? text : `${text.slice(0, chars - 1).trimEnd()}…`;
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Two cores on the CI machine: keep worker count small so timing-sensitive runner tests stay stable.
+    maxWorkers: 2,
+  },
+});

@@ -172,6 +172,7 @@ export function buildCli(argv: string[], setExit: (code: number) => void): Argv 
     .help()
     .alias('h', 'help')
     .version(false)
+    .exitProcess(false)
     .wrap(Math.min(110, process.stdout.columns ?? 100))
     .fail((msg, err) => {
       throw err ?? new UsageError(msg);

@@ -15,7 +15,9 @@
 // maximised over the queries made (question, then missing aspects). Ties: deeper node first
 // (more specific), then the order the nodes were queued. With beamWidth >= 2 each channel that
 // has queued nodes gets at least one slot per round (its best node), so a flood of value hits
-// cannot starve the model's picks, nor the other way round.
+// cannot starve the model's picks, nor the other way round. llmBonus defaults to 1 so a node the
+// model chose with no chunk hit at all ranks level with the best value hit: the structural
+// channel exists to find exactly those branches.
 //
 // A round takes the best `beamWidth` nodes. An internal node is expanded ('choose-children': the
 // model sees the children with their value score as a weak prior and may pick low-value ones or
@@ -80,7 +82,7 @@ const params = z
     /** Children the model may choose per expansion. */
     maxPicks: z.number().int().min(1).max(20).default(2),
     /** Priority bonus for nodes the model picked (outline or children). */
-    llmBonus: z.number().min(0).max(10).default(0.5),
+    llmBonus: z.number().min(0).max(10).default(1),
     /** Priority bonus for branches the sufficiency check suggested. */
     suggestBonus: z.number().min(0).max(10).default(0.75),
     /** Outline size per structural prompt before it is paged. */
@@ -713,7 +715,7 @@ class BeamSearch {
 
   /** Runs before every model call made through `this.g`. */
   private checkCall(messages: ChatMessage[]): void {
-    const reserve = 0;
+    const reserve = this.phase === 'search' ? 1 : 0;
     const made = this.ctx.budget.used.calls - this.base.calls;
     if (made + 1 + reserve > this.p.maxCalls) throw new LimitReached('maxCalls', this.p.maxCalls, made + 1 + reserve);
     if (this.phase !== 'search') return;

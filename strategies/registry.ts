@@ -5,10 +5,17 @@ import { vectorStrategy } from './vector.ts';
 import { nodeListStrategy } from './node-list.ts';
 import { layerwiseStrategy } from './layerwise.ts';
 import { mctsStrategy } from './mcts.ts';
+import { hybridBeamStrategy } from './hybrid-beam.ts';
 
 // Each entry keeps its own params type; the registry erases it at the boundary, where
 // configs are validated against the entry's own schema before `run` sees them.
-const STRATEGIES: Strategy<any>[] = [vectorStrategy, nodeListStrategy, layerwiseStrategy, mctsStrategy];
+const STRATEGIES: Strategy<any>[] = [vectorStrategy, nodeListStrategy, layerwiseStrategy, hybridBeamStrategy, mctsStrategy];
+
+/** Adds a strategy (plugins, tests). A name already taken is an error, not a silent override. */
+export function registerStrategy(strategy: Strategy<any>): void {
+  if (STRATEGIES.some((s) => s.name === strategy.name)) throw new Error(`strategy "${strategy.name}" is already registered`);
+  STRATEGIES.push(strategy);
+}
 
 export function listStrategies(): Strategy[] {
   return STRATEGIES;

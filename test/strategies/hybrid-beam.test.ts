@@ -117,7 +117,7 @@ describe('hybrid-beam: the two channels', () => {
       script: model({
         select: () => ({ thinking: 'battery', node_list: ['b2', 'B'] }),
         choose: () => ({ thinking: 'battery again', choices: ['b2'] }),
-        sufficiency: () => ({ sufficient: false, missingAspects: [], suggestedBranches: ['b2'].filter(() => false) }),
+        sufficiency: () => ({ sufficient: false, missingAspects: [], suggestedBranches: [] }),
       }),
       params: { maxRounds: 3 },
     });
@@ -127,7 +127,7 @@ describe('hybrid-beam: the two channels', () => {
     expect(new Set(result.evidence.map((e) => e.nodeId)).size).toBe(result.evidence.length);
     // The model's pick merged into the value seed's entry, and B's later choice of b2 is skipped.
     const b2Select = result.trace.find((s) => s.action === 'select' && s.nodeId === 'b2')!;
-    expect(b2Select.score).toBeCloseTo(1.5); // value 1 + llmBonus 0.5
+    expect(b2Select.score).toBeCloseTo(2); // value 1 + llmBonus 1 (the default)
     expect(result.trace.some((s) => s.action === 'skip' && s.nodeId === 'b2' && /already taken/.test(s.reason ?? ''))).toBe(true);
     // Both channels' node was opened first: it has the best priority.
     expect(result.evidence[0].nodeId).toBe('b2');
@@ -188,6 +188,23 @@ describe('hybrid-beam: the beam', () => {
     });
     expect(opened(result)).toEqual(['A']);
     expect(result.trace.some((s) => s.action === 'skip' && s.nodeId === 'C' && /no child/.test(s.reason ?? ''))).toBe(true);
+  });
+
+  it('shows at most maxOutlineFanout children per prompt: the best by value, in document order', async () => {
+    const wide: DocTree = {
+      docId: 'manual',
+      title: 'Manual',
+      nodes: [node('R', 'Reference', ['k0', 'k1', 'k2', 'k3', 'k4'].map((id, i) => node(id, `Reference topic ${'abcde'[i]}`)))],
+    };
+    const { ctx, result } = await run({
+      docs: [wide],
+      hits: [hit('k4', 0.9), hit('k1', 0.5)],
+      script: model({ select: () => ({ node_list: ['R'] }) }),
+      params: { maxOutlineFanout: 3, maxRounds: 2, beamWidth: 1 },
+    });
+    const shown = payloadsOf(ctx, 'choose-children')[0].children.map((c) => c.node_id);
+    expect(shown).toEqual(['k0', 'k1', 'k4']); // k4 and k1 by value, then k0 first in document order
+    expect(result.trace.some((s) => s.action === 'skip' && s.nodeId === 'R' && /2 of 5 children not shown/.test(s.reason ?? ''))).toBe(true);
   });
 
   it('descends through a wrapper (one child, no text) without a model call', async () => {

@@ -1,0 +1,53 @@
+// `treebench trace <runDir> --question <id> --strategy <id>`
+import { dirname, resolve } from 'node:path';
+import type { CommandModule } from 'yargs';
+import { UsageError } from '../errors.ts';
+import { RunStore } from '../runStore.ts';
+import { validateConfig } from '../config.ts';
+import type { Corpus } from '../types.ts';
+import { loadBenchmarkData } from '../../datasets/registry.ts';
+import { formatTrace } from '../../reports/trace.ts';
+import type { Runner } from '../commands.ts';
+
+/** Reloads the run's corpus for node titles; the trace still prints (ids only) if it cannot. */
+async function corpusOfRun(store: RunStore): Promise<Corpus | null> {
+  try {
+    const manifest = store.readManifest();
+    const { config } = validateConfig(manifest.config);
+    const data = await loadBenchmarkData(config, dirname(resolve(manifest.configPath)));
+    return data.corpus;
+  } catch {
+    return null;
+  }
+}
+
+export function traceCommand(run: Runner): CommandModule {
+  return {
+    command: 'trace <runDir>',
+    describe: 'Print how a strategy searched for one question, as an indented path',
+    builder: (y) =>
+      y
+        .positional('runDir', { type: 'string', demandOption: true })
+        .option('question', { type: 'string', demandOption: true, describe: 'Question id' })
+        .option('strategy', { type: 'string', describe: 'Strategy id (default: every strategy in the run)' })
+        .option('repeat', { type: 'number', default: 0 })
+        .example('$0 trace runs/quickstart-... --question sample-001 --strategy layerwise', ''),
+    handler: (argv) =>
+      run(async () => {
+        const a = argv as unknown as { runDir: string; question: string; strategy?: string; repeat: number };
+        const store = RunStore.open(a.runDir);
+        const records = store.readRecords().filter((r) => r.questionId === a.question && r.repeat === a.repeat && (!a.strategy || r.strategy === a.strategy));
+        if (!records.length) {
+          const all = store.readRecords();
+          const strategies = [...new Set(all.map((r) => r.strategy))].join(', ');
+          const known = all.some((r) => r.questionId === a.question);
+          throw new UsageError(
+            known ? `no record for question "${a.question}" with strategy "${a.strategy}" (strategies in this run: ${strategies})` : `question "${a.question}" is not in ${a.runDir} (e.g. ${all.slice(0, 3).map((r) => r.questionId).join(', ')})`,
+          );
+        }
+        const corpus = await corpusOfRun(store);
+        process.stdout.write(records.map((r) => formatTrace(r, corpus, { width: Math.max(80, process.stdout.columns ?? 110) })).join('\n\n' + '─'.repeat(60) + '\n\n') + '\n');
+        return 0;
+      })(),
+  };
+}

@@ -1,0 +1,158 @@
+// Comparison reports (`treebench compare`): console table, Markdown, JSON. One row per
+// strategy × metric: A, B, delta with its interval, relative change, p (Holm), test,
+// wins/ties/losses, and a mark when the change is significant.
+import Table from 'cli-table3';
+import type { ComparisonResult, MetricComparison, StrategyComparison } from '../harness/compare/paired.ts';
+import { escapeMarkdown } from './markdown.ts';
+import { fmtDeltaCi, fmtP, fmtRel, fmtValue, metricLabel } from './compareFormat.ts';
+import { OFFLINE_LABEL } from './format.ts';
+
+export interface RunLabel {
+  /** What the user named (folder or baseline name). */
+  ref: string;
+  runId: string;
+  dataset: string;
+  model: string;
+  offline: boolean;
+  priced: boolean;
+}
+
+export interface CompareReport {
+  /** Two runs, or strategies inside one run against a baseline strategy. */
+  mode: 'runs' | 'within';
+  baseline: RunLabel;
+  candidate: RunLabel;
+  /** Differences between the runs that do not stop the comparison. */
+  notes: string[];
+  /** Reasons to refuse that --force overrode. */
+  forced: string[];
+  result: ComparisonResult;
+}
+
+export const COMPARE_FORMATS = ['table', 'md', 'json'] as const;
+export type CompareFormat = (typeof COMPARE_FORMATS)[number];
+
+const MARK = { better: '▲ better', worse: '▼ worse' } as const;
+
+/** "▲ better" / "▼ worse" when significant, "n.s." when not, "" when untested. */
+export function significanceMark(m: MetricComparison): string {
+  if (m.test === 'none') return '';
+  if (!m.significant) return 'n.s.';
+  return m.direction === 'same' ? 'n.s.' : MARK[m.direction];
+}
+
+const wtl = (m: MetricComparison) => `${m.wins}/${m.ties}/${m.losses}`;
+
+function testName(m: MetricComparison): string {
+  return m.test === 'mcnemar' && m.discordant ? `McNemar (${m.discordant.aOnly}:${m.discordant.bOnly})` : m.test;
+}
+
+function rows(report: CompareReport): string[][] {
+  const priced = report.baseline.priced && report.candidate.priced;
+  const out: string[][] = [];
+  for (const c of report.result.comparisons) {
+    for (const m of c.metrics) {
+      const cost = m.metric === 'costPerQuestion' && !priced;
+      out.push([
+        c.label,
+        metricLabel(m.metric),
+        String(m.n),
+        cost ? 'unpriced' : fmtValue(m.metric, m.a),
+        cost ? 'unpriced' : fmtValue(m.metric, m.b),
+        cost ? 'unpriced' : fmtDeltaCi(m.metric, m.delta, m.lo, m.hi),
+        cost ? '–' : fmtRel(m.rel),
+        fmtP(m.pAdjusted),
+        testName(m),
+        wtl(m),
+        significanceMark(m),
+      ]);
+    }
+  }
+  return out;
+}
+
+function head(report: CompareReport): string[] {
+  const pct = Math.round(report.result.level * 100);
+  const pHead = report.result.correction === 'holm' ? 'p (Holm)' : 'p';
+  return ['strategy', 'metric', 'n', 'A', 'B', `Δ B − A [${pct}% CI]`, 'relative', pHead, 'test', 'W/T/L', `α=${report.result.alpha}`];
+}
+
+function pairingLines(comparisons: StrategyComparison[]): string[] {
+  const list = (ids: string[]) => (ids.length > 10 ? `${ids.slice(0, 10).join(', ')}, …` : ids.join(', '));
+  return comparisons.map((c) => {
+    const p = c.pairing;
+    const extra = [
+      p.onlyBaseline.length ? `${p.onlyBaseline.length} only in A (${list(p.onlyBaseline)})` : '',
+      p.onlyCandidate.length ? `${p.onlyCandidate.length} only in B (${list(p.onlyCandidate)})` : '',
+    ].filter(Boolean);
+    const reps = c.baseline.repeats > 1 || c.candidate.repeats > 1 ? `, repeats ${c.baseline.repeats} vs ${c.candidate.repeats} (averaged per question)` : '';
+    return `${c.label}: ${p.paired} paired questions${extra.length ? `; excluded: ${extra.join('; ')}` : ''}${reps}`;
+  });
+}
+
+function legend(report: CompareReport): string[] {
+  const r = report.result;
+  const family = r.comparisons.reduce((n, c) => n + c.metrics.filter((m) => m.test !== 'none').length, 0);
+  return [
+    `Δ: B − A with a ${Math.round(r.level * 100)}% paired bootstrap interval (${r.resamples} resamples, seed ${r.seed}); relative: B / A − 1.`,
+    `p: McNemar exact (correct/incorrect), paired permutation (means), paired bootstrap (percentiles)${r.correction === 'holm' ? `, Holm-adjusted over ${family} comparisons` : ''}; ▲/▼ significant at α=${r.alpha}, n.s. not significant.`,
+    'W/T/L: questions where B is better / equal / worse (lower is better for calls, tokens, dollars, latency, nodes).',
+  ];
+}
+
+function sides(report: CompareReport): [string, string] {
+  const label = (r: RunLabel) => `${r.ref === r.runId ? r.runId : `${r.ref} (${r.runId})`} · ${r.model}`;
+  return [label(report.baseline), label(report.candidate)];
+}
+
+export function renderCompareTable(report: CompareReport): string {
+  const [a, b] = sides(report);
+  const table = new Table({
+    head: head(report),
+    style: { head: [], border: [], compact: true },
+    colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'right', 'left'],
+  });
+  for (const r of rows(report)) table.push(r);
+  const lines = report.mode === 'within'
+    ? [`treebench compare (within run ${report.baseline.runId}) · dataset ${report.baseline.dataset}`, `A = baseline strategy, B = each other strategy`]
+    : [`treebench compare · dataset ${report.baseline.dataset}`, `A (baseline):  ${a}`, `B (candidate): ${b}`];
+  if (report.forced.length) lines.push(`FORCED despite: ${report.forced.join('; ')}`);
+  if (report.notes.length) lines.push(`differences: ${report.notes.join('; ')}`);
+  lines.push(table.toString(), ...pairingLines(report.result.comparisons), ...legend(report));
+  if (report.baseline.offline || report.candidate.offline) lines.push(`offline reasoner: ${OFFLINE_LABEL}`);
+  return lines.join('\n');
+}
+
+export function renderCompareMarkdown(report: CompareReport): string {
+  const [a, b] = sides(report);
+  const h = head(report);
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  const parts = [
+    report.mode === 'within' ? `## treebench compare: strategies in ${escapeMarkdown(report.baseline.runId)}` : '## treebench compare',
+    '',
+    `- **dataset**: ${escapeMarkdown(report.baseline.dataset)}`,
+  ];
+  if (report.mode === 'runs') parts.push(`- **A (baseline)**: ${escapeMarkdown(a)}`, `- **B (candidate)**: ${escapeMarkdown(b)}`);
+  if (report.forced.length) parts.push(`- **forced despite**: ${escapeMarkdown(report.forced.join('; '))}`);
+  if (report.notes.length) parts.push(`- **differences**: ${escapeMarkdown(report.notes.join('; '))}`);
+  parts.push('', line(h), line(h.map((_, i) => (i < 2 || i === 8 || i === 10 ? '---' : '---:'))));
+  for (const r of rows(report)) {
+    const cells = r.map(escapeMarkdown);
+    // Significant changes in bold so they stand out in a PR comment.
+    if (r[10] === MARK.better || r[10] === MARK.worse) cells[10] = `**${cells[10]}**`;
+    parts.push(line(cells));
+  }
+  parts.push('', ...pairingLines(report.result.comparisons).map((l) => `- ${escapeMarkdown(l)}`), '', ...legend(report).map(escapeMarkdown));
+  if (report.baseline.offline || report.candidate.offline) parts.push('', `> ${OFFLINE_LABEL}`);
+  return parts.join('\n') + '\n';
+}
+
+export function renderCompareJson(report: CompareReport): string {
+  return JSON.stringify({ format: 'treebench-compare', version: 1, ...report }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
+}
+
+export function renderCompare(format: CompareFormat, report: CompareReport): string {
+  if (format === 'md') return renderCompareMarkdown(report);
+  if (format === 'json') return renderCompareJson(report);
+  return renderCompareTable(report);
+}

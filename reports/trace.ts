@@ -1,0 +1,62 @@
+// `treebench trace`: one record's search, printed as an indented path a person can follow.
+import type { Corpus, RunRecord, TraceStep } from '../harness/types.ts';
+import { indexDoc } from '../strategies/shared/tree.ts';
+
+const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** Looks up a node title for display; ids alone are hard to follow. */
+function titleOf(corpus: Corpus | null, step: TraceStep): string | null {
+  if (!corpus || !step.docId || !step.nodeId) return null;
+  const doc = corpus.docs.find((d) => d.docId === step.docId);
+  return doc ? indexDoc(doc).byId.get(step.nodeId)?.node.title ?? null : null;
+}
+
+export function formatTrace(record: RunRecord, corpus: Corpus | null, opts: { width?: number } = {}): string {
+  const width = opts.width ?? 110;
+  const lines: string[] = [];
+  const s = record.scores;
+  lines.push(`${record.questionId} · ${record.strategy} · repeat ${record.repeat}`);
+  lines.push(`question  ${oneLine(record.question)}`);
+  lines.push(`gold      ${clip(oneLine(record.gold.join(' | ')), width - 10)}`);
+  lines.push(`answer    ${clip(oneLine(record.answer || '(none)'), width - 10)}`);
+  const recall = record.retrieval?.node?.recall ?? record.retrieval?.page?.recall ?? record.retrieval?.doc?.recall;
+  lines.push(
+    [
+      `correct ${s?.correct ? 'yes' : 'no'}`,
+      `F1 ${s ? s.f1.toFixed(2) : '-'}`,
+      `evidence recall ${recall === undefined || recall === null ? '-' : recall.toFixed(2)}`,
+      `calls ${record.calls}`,
+      `tokens ${record.inputTokens + record.outputTokens}`,
+      `nodes visited/opened ${record.nodesVisited}/${record.nodesOpened}`,
+      record.budgetExhausted ? `budget "${record.budgetExhausted}" ran out` : null,
+      record.stopReason ? `stop: ${record.stopReason}` : null,
+      record.error ? `ERROR: ${record.error}` : null,
+    ]
+      .filter(Boolean)
+      .join(' · '),
+  );
+  lines.push('');
+  if (!record.trace.length) lines.push('(no trace steps)');
+  for (const step of record.trace) {
+    const indent = '  '.repeat(Math.max(0, step.depth ?? 0));
+    const title = titleOf(corpus, step);
+    const target = step.nodeId ? `${step.docId && corpus && corpus.docs.length > 1 ? `${step.docId}/` : ''}${step.nodeId}${title ? ` "${title}"` : ''}` : step.docId ?? '';
+    const bits = [
+      `${String(step.step).padStart(3)} ${indent}${step.action.padEnd(11)}`,
+      target,
+      `[${step.source}]`,
+      step.score !== undefined ? `score ${Number(step.score.toFixed(3))}` : '',
+      step.pages ? `pages ${step.pages[0]}-${step.pages[1]}` : '',
+    ].filter(Boolean);
+    let line = bits.join(' ');
+    if (step.reason) line += ` — ${oneLine(step.reason)}`;
+    lines.push(clip(line, width));
+  }
+  lines.push('');
+  if (record.evidence.length) {
+    lines.push('evidence (rank, node, title):');
+    for (const e of record.evidence) lines.push(`  ${e.rank}. ${e.docId}/${e.nodeId}${e.title ? ` "${e.title}"` : ''}${e.pages ? ` pages ${e.pages[0]}-${e.pages[1]}` : ''}`);
+  }
+  return lines.join('\n');
+}

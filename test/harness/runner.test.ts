@@ -1,0 +1,167 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { validateConfig, type LoadedConfig } from '../../harness/config.ts';
+import { runBenchmark, type BenchmarkData } from '../../harness/runner.ts';
+import { RunStore } from '../../harness/runStore.ts';
+import type { ChatMessage, ChatProvider, ChatResult, RunRecord } from '../../harness/types.ts';
+import { OfflineReasoner } from '../../harness/providers/offline.ts';
+import { loadBenchmarkData } from '../../datasets/registry.ts';
+import { registerStrategy } from '../../strategies/registry.ts';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'treebench-runner-'));
+
+function configOf(raw: Record<string, unknown>): LoadedConfig {
+  const full = { name: 'test', dataset: { format: 'sample' }, ...raw };
+  const { config, strategies } = validateConfig(full);
+  return { path: join(process.cwd(), 'test.yaml'), baseDir: process.cwd(), raw: JSON.stringify(full), config, strategies };
+}
+
+async function sample(limit?: number): Promise<BenchmarkData> {
+  const loaded = configOf({ strategies: ['vector'] });
+  const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
+  return limit ? { ...data, questions: data.questions.slice(0, limit) } : data;
+}
+
+// A strategy that fails on one question, to prove one failure does not stop the run.
+registerStrategy({
+  name: 'test-flaky',
+  description: 'throws on sample-002',
+  params: z.object({}).strict(),
+  async run(question, ctx) {
+    if (question.id === 'sample-002') throw new Error('boom on purpose');
+    await ctx.chat([{ role: 'user', content: 'hello' }], { task: 'test' });
+    return { answer: 'x', evidence: [], trace: [] };
+  },
+});
+
+describe('runBenchmark', () => {
+  it('writes manifest, one record per strategy x question x repeat, and a summary', async () => {
+    const out = tmp();
+    const data = await sample(6);
+    const outcome = await runBenchmark({ loaded: configOf({ strategies: ['vector', 'node-list'] }), data, outDir: out, runId: 'r1', repeats: 2 });
+    const dir = join(out, 'r1');
+    expect(readdirSync(dir).sort()).toEqual(['manifest.json', 'records.jsonl', 'summary.json']);
+    const lines = readFileSync(join(dir, 'records.jsonl'), 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(6 * 2 * 2);
+    const records = lines.map((l) => JSON.parse(l) as RunRecord);
+    const vector = records.filter((r) => r.strategy === 'vector');
+    const nodeList = records.filter((r) => r.strategy === 'node-list');
+    // The table's promise: vector makes one answer call, node-list two (select + answer).
+    expect(vector.every((r) => r.calls === 1)).toBe(true);
+    expect(nodeList.every((r) => r.calls === 2)).toBe(true);
+    expect(records.every((r) => r.scores !== null && r.retrieval?.node !== null && r.error === null)).toBe(true);
+    expect(records.every((r) => r.callLog.every((c) => c.inputTokens > 0))).toBe(true);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    expect(manifest.model.offline).toBe(true);
+    expect(manifest.model.label).toMatch(/offline reasoner/);
+    expect(manifest.corpus.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(manifest.dataset.files.length).toBeGreaterThan(1);
+    expect(manifest.finishedAt).not.toBeNull();
+    expect(outcome.summary.strategies.map((s) => s.strategy)).toEqual(['vector', 'node-list']);
+  });
+
+  it('records a failing question as an error and completes the run', async () => {
+    const out = tmp();
+    const outcome = await runBenchmark({ loaded: configOf({ strategies: ['test-flaky'] }), data: await sample(4), outDir: out, runId: 'r' });
+    expect(outcome.records).toHaveLength(4);
+    const failed = outcome.records.filter((r) => r.error);
+    expect(failed.map((r) => r.questionId)).toEqual(['sample-002']);
+    expect(failed[0].error).toContain('boom on purpose');
+    expect(failed[0].scores?.correct).toBe(0);
+  });
+
+  it('stops a strategy at its budget and says which budget ran out', async () => {
+    const outcome = await runBenchmark({
+      loaded: configOf({ strategies: [{ strategy: 'node-list', budget: { calls: 1 } }] }),
+      data: await sample(3),
+      outDir: tmp(),
+      runId: 'b',
+    });
+    for (const r of outcome.records) {
+      expect(r.calls).toBeLessThanOrEqual(1);
+      expect(r.budgetExhausted).toBe('calls');
+      expect(r.error).toBeNull();
+    }
+  });
+
+  it('resumes an interrupted run without repeating or duplicating records', async () => {
+    const out = tmp();
+    const loaded = configOf({ strategies: ['vector', 'node-list'] });
+    const data = await sample(5);
+    await runBenchmark({ loaded, data, outDir: out, runId: 'x' });
+    const path = join(out, 'x', 'records.jsonl');
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    // Simulate a crash: three records finished, a fourth was cut mid-write.
+    writeFileSync(path, `${lines.slice(0, 3).join('\n')}\n${lines[3].slice(0, 40)}`);
+    const resumed = await runBenchmark({ loaded, data, resumeDir: join(out, 'x') });
+    const after = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as RunRecord);
+    expect(after).toHaveLength(10);
+    expect(new Set(after.map((r) => `${r.strategy}/${r.questionId}`)).size).toBe(10);
+    expect(after.slice(0, 3).map((r) => r.finishedAt)).toEqual(lines.slice(0, 3).map((l) => JSON.parse(l).finishedAt));
+    expect(resumed.manifest.resumedAt).toHaveLength(1);
+  });
+
+  it('never has more model calls in flight than the concurrency limit', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const inner = new OfflineReasoner();
+    const provider: ChatProvider = {
+      id: 'counting',
+      offline: true,
+      async chat(messages: ChatMessage[], opts): Promise<ChatResult> {
+        inFlight++;
+        peak = Math.max(peak, inFlight);
+        await new Promise((r) => setTimeout(r, 5));
+        inFlight--;
+        return inner.chat(messages, opts);
+      },
+    };
+    await runBenchmark({ loaded: configOf({ strategies: ['vector', 'node-list'] }), data: await sample(12), outDir: tmp(), runId: 'c', concurrency: 3, provider });
+    expect(peak).toBe(3);
+  });
+
+  it('keeps a real API key out of every file of the run folder', async () => {
+    const { FakeOpenAIServer, chatCompletion } = await import('./fake-openai-server.ts');
+    const server = await FakeOpenAIServer.start();
+    server.onChat = chatCompletion('{"answer": "25th", "node_list": []}', { prompt: 120, completion: 9 });
+    const key = 'sk-test-SECRET-abcdefghijklmnopqrstuvwxyz0123';
+    const before = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+    process.env.OPENAI_API_KEY = key;
+    process.env.OPENAI_BASE_URL = server.baseURL;
+    try {
+      const out = tmp();
+      const outcome = await runBenchmark({
+        loaded: configOf({ model: { provider: 'openai', model: 'gpt-4o-mini' }, strategies: ['vector', 'node-list'] }),
+        data: await sample(3),
+        outDir: out,
+        runId: 'k',
+      });
+      expect(outcome.records.every((r) => r.error === null)).toBe(true);
+      // Token accounting comes from the provider's usage block, not the local tokenizer.
+      const chat = outcome.records[0].callLog.find((c) => c.kind === 'chat')!;
+      expect([chat.inputTokens, chat.outputTokens]).toEqual([120, 9]);
+      expect(outcome.manifest.model.offline).toBe(false);
+      expect(server.requests.some((r) => r.headers.authorization === `Bearer ${key}`)).toBe(true);
+      for (const f of readdirSync(join(out, 'k'))) expect(readFileSync(join(out, 'k', f), 'utf8')).not.toContain('SECRET');
+    } finally {
+      process.env.OPENAI_API_KEY = before.key;
+      process.env.OPENAI_BASE_URL = before.url;
+      if (before.key === undefined) delete process.env.OPENAI_API_KEY;
+      if (before.url === undefined) delete process.env.OPENAI_BASE_URL;
+      await server.close();
+    }
+  });
+});
+
+describe('RunStore', () => {
+  it('refuses to start a new run over a folder that has records', () => {
+    const dir = join(tmp(), 'r');
+    RunStore.create(dir);
+    expect(existsSync(join(dir, 'records.jsonl'))).toBe(true);
+    writeFileSync(join(dir, 'records.jsonl'), '{}\n');
+    expect(() => RunStore.create(dir)).toThrow(/--resume/);
+  });
+});

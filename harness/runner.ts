@@ -100,7 +100,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const { loaded, data } = opts;
   const { config } = loaded;
   const concurrency = opts.concurrency ?? config.run.concurrency;
-  const repeats = opts.repeats ?? config.run.repeats;
+  let repeats = opts.repeats ?? config.run.repeats;
   const limit = opts.limit ?? config.run.limit;
 
   let specs: StrategySpec[] = loaded.strategies;
@@ -109,7 +109,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     if (unknown.length) throw new UsageError(`--strategies: ${unknown.join(', ')} not in the config (it has: ${specs.map((s) => s.id).join(', ')})`);
     specs = specs.filter((s) => opts.only!.includes(s.id));
   }
-  const questions = shardQuestions(limit ? data.questions.slice(0, limit) : data.questions, opts.shard);
+  let questions = shardQuestions(limit ? data.questions.slice(0, limit) : data.questions, opts.shard);
   const byId = new Map(questions.map((q) => [q.id, q]));
   if (byId.size !== questions.length) throw new Error(`dataset ${data.name}: question ids are not unique`);
 
@@ -127,6 +127,15 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   if (opts.resumeDir) {
     store = RunStore.open(opts.resumeDir);
     manifest = store.readManifest();
+    // Resuming under another config would mix records of two different runs in one folder.
+    if (manifest.configHash !== sha256(loaded.raw)) {
+      throw new UsageError(`${opts.resumeDir} was started with a different config (${manifest.configPath}); resume it with that config unchanged`);
+    }
+    // The run's own selection wins over today's flags: same questions, strategies and repeats.
+    const ids = new Set(manifest.questionIds);
+    questions = data.questions.filter((q) => ids.has(q.id));
+    specs = loaded.strategies.filter((s) => manifest.strategies.some((m) => m.id === s.id));
+    repeats = manifest.repeats;
     previous = store.readRecords({ repair: true });
     if (opts.retryErrors) {
       previous = previous.filter((r) => r.error === null);

@@ -119,7 +119,7 @@ export function renderCompareTable(report: CompareReport): string {
   if (report.forced.length) lines.push(`FORCED despite: ${report.forced.join('; ')}`);
   if (report.notes.length) lines.push(`differences: ${report.notes.join('; ')}`);
   lines.push(table.toString(), ...pairingLines(report.result.comparisons), ...legend(report));
-  if (report.baseline.offline || report.candidate.offline) lines.push(`offline reasoner: ${OFFLINE_LABEL}`);
+  if (report.baseline.offline || report.candidate.offline) lines.push(`${OFFLINE_LABEL}: these numbers measure retrieval, not LLM answer quality`);
   return lines.join('\n');
 }
 

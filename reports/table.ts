@@ -10,11 +10,18 @@ import { errors, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct,
  * `value ±h` for the narrow console columns: h is the larger side of the interval, so the
  * printed range always contains the real (possibly asymmetric) interval. Rates keep [lo, hi].
  */
-function plusMinus(x: number, ci: ConfidenceInterval | undefined, fmt: (v: number) => string): string {
+function plusMinus(x: number, ci: ConfidenceInterval | undefined, fmt: (v: number) => string, fmtH: (h: number) => string = fmt): string {
   const text = fmt(x);
   if (!ci || !Number.isFinite(x) || text === NA || text === 'unpriced') return text;
   const h = Math.max(x - ci.lo, ci.hi - x);
-  return h > 0 ? `${text} ±${fmt(h)}` : text;
+  return h > 0 ? `${text} ±${fmtH(h)}` : text;
+}
+
+/** Dollar half-widths with as many decimals as the value shows ("$0.000128 ±0.000003"). */
+function usdHalfWidth(x: number): (h: number) => string {
+  const shown = usd(x, true);
+  const decimals = Math.min(8, shown.includes('.') ? shown.split('.')[1]!.length : 2);
+  return (h) => h.toFixed(decimals);
 }
 
 /** "vector: accuracy 61.3% (sd 2.1 pts, 3 repeats, min 58.7%, max 63.0%); flaky: q1 (2/3), q7 (1/3)". */
@@ -61,7 +68,7 @@ export function renderTable({ summary, meta }: ReportInput): string {
       recall ? pct(recall.recall, s.intervals?.[`retrieval.${level!}.recall`]) : NA,
       plusMinus(s.callsPerQuestion, s.intervals?.callsPerQuestion, num),
       plusMinus(s.tokensPerQuestion, s.intervals?.tokensPerQuestion, num),
-      plusMinus(s.costPerQuestion, s.intervals?.costPerQuestion, (v) => usd(v, meta.priced)),
+      plusMinus(s.costPerQuestion, s.intervals?.costPerQuestion, (v) => usd(v, meta.priced), usdHalfWidth(s.costPerQuestion)),
       ms(s.latencyMs.p50),
       plusMinus(s.latencyMs.p95, s.intervals?.['latencyMs.p95'], ms),
       errors(s),

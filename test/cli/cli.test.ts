@@ -36,6 +36,21 @@ describe('treebench CLI', () => {
     expect(md.out).toMatch(/\| *strategy *\|/);
   });
 
+  it('traces one question of a finished run as an indented, titled path', async () => {
+    const out = tmp();
+    expect((await cli('run', 'configs/quickstart.yaml', '--limit', '2', '--strategies', 'layerwise', '--out', out, '--run-id', 't', '--quiet')).code).toBe(0);
+    const res = await cli('trace', join(out, 't'), '--question', 'sample-001', '--strategy', 'layerwise');
+    expect(res.code).toBe(0);
+    expect(res.out).toMatch(/^sample-001 · layerwise · repeat 0/);
+    expect(res.out).toMatch(/question +On which day of the month/);
+    // Steps are numbered, name the action, the node with its title, and the source.
+    expect(res.out).toMatch(/\n +\d+ +(expand|select|open) +.*"[^"]+" \[(llm|value|rule|prior)\]/);
+    expect(res.out).toMatch(/\n +\d+ +answer/);
+    const missing = await cli('trace', join(out, 't'), '--question', 'nope');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/"nope" is not in/);
+  });
+
   it('stops on a malformed dataset line with exit 2, naming file, line and field', async () => {
     const dir = tmp();
     writeFileSync(join(dir, 'qs.jsonl'), '{"id":"a","question":"q?","answers":["x"]}\n{"id":"b","answers":["y"]}\n{"id":"c", "question": }\n');

@@ -102,6 +102,8 @@ describe('runBenchmark', () => {
     expect(new Set(after.map((r) => `${r.strategy}/${r.questionId}`)).size).toBe(10);
     expect(after.slice(0, 3).map((r) => r.finishedAt)).toEqual(lines.slice(0, 3).map((l) => JSON.parse(l).finishedAt));
     expect(resumed.manifest.resumedAt).toHaveLength(1);
+    // Resuming with a different config would mix two runs in one folder: refused.
+    await expect(runBenchmark({ loaded: configOf({ strategies: ['vector'] }), data, resumeDir: join(out, 'x') })).rejects.toThrow(/different config/);
   });
 
   it('never has more model calls in flight than the concurrency limit', async () => {

@@ -1,0 +1,34 @@
+// `treebench merge <shardRun...> --out <runDir>`: join `--shard i/n` runs into one run folder.
+import type { Argv, CommandModule } from 'yargs';
+import { mergeShards } from '../merge.ts';
+import { render } from '../../reports/index.ts';
+import { reportMeta } from '../../reports/meta.ts';
+import { RunStore } from '../runStore.ts';
+import type { Runner } from '../commands.ts';
+
+export function mergeCommand(run: Runner): CommandModule {
+  return {
+    command: 'merge <shards..>',
+    describe: 'Join the runs of --shard 1/n … n/n into one run folder that reports like an unsharded run',
+    builder: (y: Argv) =>
+      y
+        .positional('shards', { type: 'string', array: true, demandOption: true, describe: 'Shard run folders (any order)' })
+        .option('out', { type: 'string', demandOption: true, describe: 'New run folder for the merged run' })
+        .option('run-id', { type: 'string', describe: 'Run id of the merged run (default: the --out folder name)' })
+        .option('format', { choices: ['table', 'md', 'csv', 'json'] as const, default: 'table' as const, describe: 'What to print when done' })
+        .example('$0 merge runs/s10-shard-* --out runs/s10-nightly', 'after four `--shard i/4` CI jobs'),
+    handler: (a) =>
+      run(() => {
+        const args = a as unknown as { shards: string[]; out: string; runId?: string; format: 'table' | 'md' | 'csv' | 'json' };
+        const outcome = mergeShards(args.shards, args.out, args.runId ? { runId: args.runId } : {});
+        const meta = reportMeta(outcome.manifest);
+        // The same report files `treebench run` writes for the config's `reports`.
+        const store = RunStore.open(outcome.dir);
+        const formats = ((outcome.manifest.config as { reports?: string[] } | null)?.reports ?? []).filter((f) => f !== 'table');
+        for (const format of formats) store.writeFile(`report.${format}`, render(format, { summary: outcome.summary, meta }));
+        process.stdout.write(render(args.format, { summary: outcome.summary, meta }) + '\n');
+        process.stderr.write(`merged ${args.shards.length} shards (${outcome.manifest.questionIds.length} questions, ${outcome.records.length} records) into ${outcome.dir}\n`);
+        return 0;
+      })(),
+  };
+}

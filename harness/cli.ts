@@ -60,6 +60,7 @@ async function cmdRun(args: {
   shard?: string;
   format: ReportFormat;
   quiet?: boolean;
+  cache?: boolean;
 }): Promise<number> {
   const loaded = loadConfig(args.config);
   const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
@@ -76,6 +77,7 @@ async function cmdRun(args: {
     ...(args.resume ? { resumeDir: args.resume } : {}),
     ...(args.retryErrors ? { retryErrors: true } : {}),
     ...(args.shard ? { shard: parseShard(args.shard)! } : {}),
+    ...(args.cache !== undefined ? { cache: args.cache } : {}),
     onProgress: progressPrinter(Boolean(args.quiet)),
   });
   const meta = reportMeta(outcome.manifest);
@@ -136,6 +138,7 @@ export function buildCli(argv: string[], setExit: (code: number) => void): Argv 
           .option('retry-errors', { type: 'boolean', describe: 'With --resume: run again the records that ended in an error' })
           .option('shard', { type: 'string', describe: 'Run the i-th of n deterministic slices of the questions, e.g. 2/4' })
           .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'What to print when done' })
+          .option('cache', { type: 'boolean', describe: 'Cache chat responses on disk (--no-cache to bypass; default: config cache.enabled)' })
           .option('quiet', { type: 'boolean', describe: 'No progress on stderr' })
           .example('$0 run configs/quickstart.yaml', 'offline quickstart over the bundled sample')
           .example('$0 run configs/emanual-s10.yaml --strategies vector,node-list --limit 10', 'a quick slice'),

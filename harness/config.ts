@@ -72,6 +72,11 @@ export const configSchema = z
       })
       .strict()
       .default({ f1Threshold: 0.5, numericRelTol: 0.01 }),
+    /** On-disk response cache for chat calls (useful with paid models; see README). */
+    cache: z
+      .object({ enabled: z.boolean().default(false), dir: z.string().default('.treebench/cache') })
+      .strict()
+      .default({ enabled: false, dir: '.treebench/cache' }),
     reports: z.array(z.enum(['table', 'md', 'csv', 'json'])).default(['md', 'csv']),
   })
   .strict();

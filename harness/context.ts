@@ -8,8 +8,10 @@ import { redactSecrets } from './secrets.ts';
 import { countChatTokens, countTokens } from './tokenizer.ts';
 import type { Budget, CallLog, ChatMessage, ChatOptions, ChatProvider, ChatResult, Corpus, DocTree, Embedder, TreeNode } from './types.ts';
 import type { ValueIndex } from './valueIndex.ts';
+import { ResponseCache } from './cache.ts';
 import type { StrategyContext, ValueSearchOptions } from '../strategies/types.ts';
 import { indexDoc } from '../strategies/shared/tree.ts';
+import { mulberry32 } from './random.ts';
 
 /** What every context of a run shares. */
 export interface ModelDoor {
@@ -23,6 +25,10 @@ export interface ModelDoor {
   index: ValueIndex;
   /** Default max output tokens for a chat call. */
   maxOutputTokens?: number;
+  /** Response cache (off unless the config or --cache turns it on). */
+  cache?: ResponseCache;
+  /** Model settings that shape answers, for cache keys (no secrets). */
+  modelKey?: unknown;
 }
 
 export interface ContextOptions {
@@ -35,27 +41,8 @@ export interface ContextOptions {
   repeat: number;
 }
 
-/** mulberry32: small, fast, good enough for tie-breaking and MCTS rollouts. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** FNV-1a of a string, for deriving per-task seeds. */
-export function hashSeed(...parts: Array<string | number>): number {
-  let h = 0x811c9dc5;
-  for (const ch of parts.join('\u0000')) {
-    h ^= ch.codePointAt(0)!;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
-}
+/** Seeded random numbers in [0, 1) (mulberry32). */
+export const seededRandom = mulberry32;
 
 export class MeteredContext implements StrategyContext {
   readonly corpus: Corpus;
@@ -108,6 +95,19 @@ export class MeteredContext implements StrategyContext {
     this.budget.beforeCall({ tokens: inputEstimate + 1, dollars: priceCall(prices, this.pricedModel, inputEstimate, 1).costUsd });
     const log: CallLog = { kind: 'chat', task: opts.task, model: provider.id, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: false, retries: 0 };
     this.calls.push(log);
+    const cacheKey = this.door.cache
+      ? ResponseCache.key({ model: this.door.modelKey ?? provider.id, messages, maxTokens, json: Boolean(opts.json), repeat: this.repeat })
+      : null;
+    const hit = cacheKey ? this.door.cache!.get(cacheKey) : undefined;
+    if (hit) {
+      log.cached = true;
+      log.latencyMs = hit.latencyMs;
+      log.inputTokens = hit.usage?.inputTokens ?? inputEstimate;
+      log.outputTokens = hit.usage?.outputTokens ?? countTokens(hit.text, provider.id);
+      log.costUsd = priceCall(prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
+      this.budget.afterCall({ tokens: log.inputTokens + log.outputTokens, dollars: log.costUsd });
+      return { text: hit.text, model: hit.model, ...(hit.usage ? { usage: hit.usage } : {}), cached: true };
+    }
     let started = 0;
     const requested = performance.now();
     try {
@@ -123,6 +123,7 @@ export class MeteredContext implements StrategyContext {
       log.cached = result.cached ?? false;
       log.costUsd = priceCall(prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
       this.budget.afterCall({ tokens: log.inputTokens + log.outputTokens, dollars: log.costUsd });
+      if (cacheKey) this.door.cache!.set(cacheKey, { text: result.text, model: result.model, ...(result.usage ? { usage: result.usage } : {}), latencyMs: log.latencyMs });
       return result;
     } catch (err) {
       if (started) log.latencyMs = performance.now() - started;

@@ -4,12 +4,13 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { isBudgetExhausted } from './budget.ts';
 import { UsageError } from './errors.ts';
 import type { LoadedConfig, StrategySpec } from './config.ts';
-import { hashSeed, MeteredContext, type ModelDoor } from './context.ts';
+import { MeteredContext, type ModelDoor } from './context.ts';
+import { hashSeed } from './random.ts';
 import { scoreAnswer } from './metrics/answer.ts';
 import { scoreRetrieval } from './metrics/retrieval.ts';
 import { summarize, type RunSummary } from './metrics/summary.ts';
@@ -20,17 +21,13 @@ import { recordKey, RunStore, type FileHash, type RunManifest } from './runStore
 import { redactSecrets } from './secrets.ts';
 import { toQuestionInput, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from './types.ts';
 import { ValueIndex } from './valueIndex.ts';
+import { ResponseCache } from './cache.ts';
 import { warmTokenizer } from './tokenizer.ts';
 import { getStrategy } from '../strategies/registry.ts';
+import type { BenchmarkData } from '../datasets/registry.ts';
 import { countNodes } from '../strategies/shared/tree.ts';
 
-export interface BenchmarkData {
-  name: string;
-  corpus: Corpus;
-  questions: Question[];
-  warnings: string[];
-  files: string[];
-}
+export type { BenchmarkData };
 
 export interface Progress {
   done: number;
@@ -57,6 +54,8 @@ export interface RunOptions {
   retryErrors?: boolean;
   /** Run a deterministic slice of the questions: `{ index: 1-based, count }`. */
   shard?: { index: number; count: number };
+  /** Turn the response cache on or off, whatever the config says. */
+  cache?: boolean;
   /** Use this provider instead of the configured one (tests inject scripted models). */
   provider?: ChatProvider;
   onProgress?: (p: Progress) => void;
@@ -190,7 +189,17 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   manifest.index = index.stats;
   store.writeManifest(manifest);
 
-  const door: ModelDoor = { provider, embedder, prices, ...(priceAs ? { priceAs } : {}), limiter: pLimit(concurrency), index };
+  const useCache = opts.cache ?? config.cache.enabled;
+  const { apiKeyEnv: _keyVar, ...modelKey } = config.model;
+  const door: ModelDoor = {
+    provider,
+    embedder,
+    prices,
+    ...(priceAs ? { priceAs } : {}),
+    limiter: pLimit(concurrency),
+    index,
+    ...(useCache ? { cache: new ResponseCache(resolve(config.cache.dir)), modelKey } : {}),
+  };
   const done = new Set(previous.map(recordKey));
   const tasks: Array<{ spec: StrategySpec; question: Question; repeat: number }> = [];
   for (let repeat = 0; repeat < repeats; repeat++) {

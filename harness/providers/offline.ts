@@ -9,6 +9,7 @@ import type { ChatMessage, ChatOptions, ChatProvider, ChatResult } from '../type
 import { extractPayload, type PromptPayload, type TaskAnswers } from '../../strategies/prompts.ts';
 import { bm25Scores } from '../text/bm25.ts';
 import { hasNumber, isStopword, stem, tokenize, words } from '../text/tokenize.ts';
+import { mulberry32 } from '../random.ts';
 
 export const NOT_FOUND = 'Not found in the provided context.';
 export const CANNOT_PARSE = 'I cannot parse this request: the last user message carries no treebench task payload I know.';
@@ -45,17 +46,7 @@ export interface OfflineReasonerOptions {
   latency?: LatencyOptions;
 }
 
-/** mulberry32: a tiny seeded PRNG with uniform output in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 };
 
 /** The sequence of simulated delays (ms) for a latency setting: same seed, same sequence. */
 export function delaySequence(latency: LatencyOptions): () => number {

@@ -158,6 +158,36 @@ describe('runBenchmark', () => {
   });
 });
 
+describe('response cache', () => {
+  it('answers a re-run from the cache, replaying usage, while repeats stay independent calls', async () => {
+    let calls = 0;
+    const inner = new OfflineReasoner();
+    const provider: ChatProvider = {
+      id: 'counting',
+      offline: true,
+      async chat(messages, opts) {
+        calls++;
+        return { ...(await inner.chat(messages, opts)), usage: { inputTokens: 1000 + calls, outputTokens: 7 } };
+      },
+    };
+    const dir = tmp();
+    const loaded = configOf({ strategies: ['vector', 'node-list'], cache: { enabled: true, dir: join(dir, 'cache') } });
+    const data = await sample(3);
+    const first = await runBenchmark({ loaded, data, outDir: dir, runId: 'a', repeats: 2, provider });
+    // 3 questions x (1 + 2) calls x 2 repeats: every repeat is its own call.
+    expect(calls).toBe(18);
+    const second = await runBenchmark({ loaded, data, outDir: dir, runId: 'b', repeats: 2, provider });
+    expect(calls).toBe(18);
+    const logs = (o: typeof first) => o.records.flatMap((r) => r.callLog.filter((c) => c.kind === 'chat'));
+    expect(logs(second).every((c) => c.cached)).toBe(true);
+    expect(logs(second).map((c) => c.inputTokens)).toEqual(logs(first).map((c) => c.inputTokens));
+    expect(second.records.map((r) => r.answer)).toEqual(first.records.map((r) => r.answer));
+    // --no-cache bypasses it.
+    await runBenchmark({ loaded, data, outDir: dir, runId: 'c', provider, cache: false });
+    expect(calls).toBe(27);
+  });
+});
+
 describe('RunStore', () => {
   it('refuses to start a new run over a folder that has records', () => {
     const dir = join(tmp(), 'r');

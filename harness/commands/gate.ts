@@ -1,0 +1,113 @@
+// `treebench gate --baseline <run|name> --candidate <run>`: the CI verdict. Exit 0 when every
+// rule passes, 1 on a regression, 2 on a usage or data error (bad rules file, missing run,
+// runs over different datasets). Writes a Markdown summary (also appended to
+// $GITHUB_STEP_SUMMARY when that is set) and JUnit XML.
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Argv, CommandModule } from 'yargs';
+import { UsageError } from '../errors.ts';
+import { DEFAULT_BASELINES_DIR } from '../baselines.ts';
+import { assertComparable, comparability, loadRun, strategyIds, strategyRecords } from '../compare/runs.ts';
+import { evaluateGate } from '../gate/evaluate.ts';
+import { loadGateRules } from '../gate/rules.ts';
+import { renderGateJunit, renderGateMarkdown, renderGateText, type GateReport } from '../../reports/gate.ts';
+import type { Runner } from '../commands.ts';
+import { headlineLevel, runLabel, splitList } from './shared.ts';
+
+export const DEFAULT_GATE_RULES = fileURLToPath(new URL('../../configs/gates.yaml', import.meta.url));
+
+export interface GateArgs {
+  baseline: string;
+  candidate: string;
+  rules?: string;
+  strategies?: string[];
+  force?: boolean;
+  baselinesDir?: string;
+  seed?: number;
+}
+
+/** Loads both runs and the rules, and evaluates them (no output). */
+export function buildGate(args: GateArgs): GateReport {
+  const rulesPath = args.rules ?? DEFAULT_GATE_RULES;
+  const file = loadGateRules(rulesPath);
+  const dir = args.baselinesDir ?? DEFAULT_BASELINES_DIR;
+  const a = loadRun(args.baseline, dir);
+  const b = loadRun(args.candidate, dir);
+  const c = comparability(a.manifest, b.manifest, ['baseline', 'candidate']);
+  assertComparable(c, Boolean(args.force));
+  const notes = [...c.notes];
+
+  const idsA = strategyIds(a);
+  const idsB = strategyIds(b);
+  const wanted = splitList(args.strategies);
+  const unknown = wanted.filter((s) => !idsA.includes(s) && !idsB.includes(s));
+  if (unknown.length) throw new UsageError(`--strategies: ${unknown.join(', ')} in neither run (baseline: ${idsA.join(', ')}; candidate: ${idsB.join(', ')})`);
+  const scope = wanted.length ? wanted : idsA;
+  const missing = scope.filter((s) => idsA.includes(s) && !idsB.includes(s));
+  const common = scope.filter((s) => idsA.includes(s) && idsB.includes(s));
+  const notInBaseline = (wanted.length ? wanted : idsB).filter((s) => !idsA.includes(s));
+  if (notInBaseline.length) notes.push(`not in the baseline, not gated: ${notInBaseline.join(', ')}`);
+  if (common.length === 0 && missing.length === 0) throw new UsageError(`the runs have no strategy in common (baseline: ${idsA.join(', ')}; candidate: ${idsB.join(', ')})`);
+
+  const strategies = common.map((s) => ({ strategy: s, a: strategyRecords(a, s), b: strategyRecords(b, s) }));
+  for (const s of strategies) {
+    const qa = new Set(s.a.map((r) => r.questionId));
+    const qb = new Set(s.b.map((r) => r.questionId));
+    const paired = [...qa].filter((q) => qb.has(q)).length;
+    if (paired === 0) throw new UsageError(`${s.strategy}: the runs share no question ids; nothing to pair`);
+    if (paired < qa.size) notes.push(`${s.strategy}: ${qa.size - paired} baseline questions missing from the candidate (excluded)`);
+    if (paired < qb.size) notes.push(`${s.strategy}: ${qb.size - paired} candidate questions not in the baseline (excluded)`);
+  }
+  const evaluation = evaluateGate(file, strategies, {
+    priced: Boolean(a.manifest.model?.priced && b.manifest.model?.priced),
+    level: headlineLevel(a.records, b.records),
+    seed: args.seed ?? a.manifest.seed ?? 0,
+    missing,
+  });
+  return {
+    baseline: runLabel(a),
+    candidate: runLabel(b),
+    rulesPath: relative(process.cwd(), rulesPath) || rulesPath,
+    notes,
+    forced: c.refusals,
+    evaluation,
+  };
+}
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+export function gateCommand(run: Runner): CommandModule {
+  return {
+    command: 'gate',
+    describe: 'CI gate: compare a candidate run with a baseline under rules; exit 0 pass, 1 regression, 2 usage/data error',
+    builder: (y: Argv) =>
+      y
+        .option('baseline', { type: 'string', demandOption: true, describe: 'Baseline run folder or saved baseline name (see `treebench baseline save`)' })
+        .option('candidate', { type: 'string', demandOption: true, describe: 'Candidate run folder' })
+        .option('rules', { type: 'string', describe: 'Rules YAML (default: configs/gates.yaml)' })
+        .option('strategies', { type: 'array', string: true, describe: 'Only gate these strategy ids' })
+        .option('summary-md', { type: 'string', describe: 'Write the Markdown summary here (also appended to $GITHUB_STEP_SUMMARY when set)' })
+        .option('junit', { type: 'string', describe: 'Write JUnit XML here (one test case per strategy × rule)' })
+        .option('force', { type: 'boolean', describe: 'Gate even if the datasets or corpora differ' })
+        .option('seed', { type: 'number', describe: "Resampling seed (default: the baseline run's seed)" })
+        .option('baselines-dir', { type: 'string', default: DEFAULT_BASELINES_DIR, describe: 'Where named baselines live' })
+        .option('quiet', { type: 'boolean', describe: 'Print only the verdict line' })
+        .example('$0 gate --baseline main --candidate runs/pr-123 --junit gate.xml --summary-md gate.md', 'PR gate against the saved baseline "main"'),
+    handler: (argv) =>
+      run(() => {
+        const args = argv as unknown as GateArgs & { summaryMd?: string; junit?: string; quiet?: boolean };
+        const report = buildGate(args);
+        const md = renderGateMarkdown(report);
+        if (args.summaryMd) write(args.summaryMd, md);
+        if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, md + '\n');
+        if (args.junit) write(args.junit, renderGateJunit(report));
+        const text = renderGateText(report);
+        process.stdout.write((args.quiet ? text.split('\n')[0] : text) + '\n');
+        return report.evaluation.passed ? 0 : 1;
+      })(),
+  };
+}

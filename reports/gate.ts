@@ -1,0 +1,131 @@
+// Gate reports: console text, Markdown (PR comment / $GITHUB_STEP_SUMMARY) and JUnit XML
+// (one test case per strategy × rule).
+import Table from 'cli-table3';
+import type { GateCheck, GateEvaluation } from '../harness/gate/evaluate.ts';
+import { raw } from '../harness/gate/evaluate.ts';
+import type { RunLabel } from './compare.ts';
+import { fmtDeltaCi, fmtValue, metricLabel } from './compareFormat.ts';
+import { renderJunit, type JunitSuite } from './junit.ts';
+import { escapeMarkdown } from './markdown.ts';
+
+export interface GateReport {
+  baseline: RunLabel;
+  candidate: RunLabel;
+  rulesPath: string;
+  notes: string[];
+  forced: string[];
+  evaluation: GateEvaluation;
+}
+
+const STATUS_TEXT = { pass: 'pass', fail: 'FAIL', skip: 'skip' } as const;
+const STATUS_MD = { pass: '✅ pass', fail: '❌ **FAIL**', skip: '➖ skip' } as const;
+
+export function ruleLabel(c: GateCheck): string {
+  return c.rule ? `${c.rule.name} ${c.rule.kind} ${c.rule.threshold.text}` : 'present in candidate';
+}
+
+function verdict(e: GateEvaluation): string {
+  const { pass, fail, skip } = e.counts;
+  return `${fail ? `FAILED: ${fail} regression${fail === 1 ? '' : 's'}` : 'PASSED'} (${pass} passed, ${fail} failed, ${skip} skipped)`;
+}
+
+function cells(c: GateCheck, priced: boolean): string[] {
+  const m = c.comparison;
+  if (!m || !c.rule) return [c.strategy, ruleLabel(c), '–', '–', '–', '–', c.message];
+  const cost = m.metric === 'costPerQuestion' && !priced;
+  const p = `${m.pAdjusted < 0.001 ? '<0.001' : m.pAdjusted.toFixed(3)}`;
+  return [
+    c.strategy,
+    ruleLabel(c),
+    cost ? 'unpriced' : fmtValue(m.metric, m.a),
+    cost ? 'unpriced' : fmtValue(m.metric, m.b),
+    cost ? 'unpriced' : fmtDeltaCi(m.metric, m.delta, m.lo, m.hi),
+    p,
+    c.message,
+  ];
+}
+
+const HEAD = ['strategy', 'rule', 'baseline', 'candidate', 'Δ [CI]', 'p', 'detail'];
+
+export function renderGateText(r: GateReport): string {
+  const priced = r.baseline.priced && r.candidate.priced;
+  const table = new Table({ head: ['', ...HEAD.slice(0, 6)], style: { head: [], border: [], compact: true } });
+  for (const c of r.evaluation.checks) table.push([STATUS_TEXT[c.status], ...cells(c, priced).slice(0, 6)]);
+  const lines = [
+    `treebench gate: ${verdict(r.evaluation)}`,
+    `baseline:  ${r.baseline.ref} (${r.baseline.runId})`,
+    `candidate: ${r.candidate.ref} (${r.candidate.runId})`,
+    `rules: ${r.rulesPath}`,
+  ];
+  if (r.forced.length) lines.push(`FORCED despite: ${r.forced.join('; ')}`);
+  if (r.notes.length) lines.push(`differences: ${r.notes.join('; ')}`);
+  lines.push(table.toString());
+  for (const c of r.evaluation.checks.filter((x) => x.status === 'fail')) lines.push(`FAIL ${c.strategy}: ${c.message}`);
+  return lines.join('\n');
+}
+
+export function renderGateMarkdown(r: GateReport): string {
+  const priced = r.baseline.priced && r.candidate.priced;
+  const e = r.evaluation;
+  const line = (xs: string[]) => `| ${xs.join(' | ')} |`;
+  const head = ['result', ...HEAD];
+  const parts = [
+    `## treebench gate: ${e.passed ? '✅' : '❌'} ${escapeMarkdown(verdict(e))}`,
+    '',
+    `- **baseline**: ${escapeMarkdown(`${r.baseline.ref} (${r.baseline.runId}) · ${r.baseline.model}`)}`,
+    `- **candidate**: ${escapeMarkdown(`${r.candidate.ref} (${r.candidate.runId}) · ${r.candidate.model}`)}`,
+    `- **dataset**: ${escapeMarkdown(r.candidate.dataset)}`,
+    `- **rules**: ${escapeMarkdown(r.rulesPath)} (alpha ${e.alpha}, ${e.correction === 'holm' ? 'Holm-corrected' : 'no correction'}, ${e.resamples} resamples, seed ${e.seed})`,
+  ];
+  if (r.forced.length) parts.push(`- **forced despite**: ${escapeMarkdown(r.forced.join('; '))}`);
+  if (r.notes.length) parts.push(`- **differences**: ${escapeMarkdown(r.notes.join('; '))}`);
+  parts.push('', line(head), line(head.map((_, i) => (i >= 3 && i <= 6 ? '---:' : '---'))));
+  for (const c of e.checks) {
+    const row = cells(c, priced);
+    // A clean pass needs no sentence; failures, near misses and skips keep theirs.
+    if (c.status === 'pass' && !c.exceeded && c.rule) row[6] = `within ${c.rule.kind} ${c.rule.threshold.text}`;
+    parts.push(line([STATUS_MD[c.status], ...row.map(escapeMarkdown)]));
+  }
+  parts.push(
+    '',
+    'A quality rule fails only when the drop exceeds its threshold **and** is significant (McNemar exact for correct/incorrect, paired permutation for means, paired bootstrap for percentiles; Holm-adjusted p < alpha). Δ is candidate − baseline with its paired bootstrap interval.',
+  );
+  return parts.join('\n') + '\n';
+}
+
+/** One suite per strategy, one test case per rule. */
+export function gateJunitSuites(r: GateReport, timestamp = new Date().toISOString().replace(/\.\d+Z$/, '')): JunitSuite[] {
+  const byStrategy = new Map<string, GateCheck[]>();
+  for (const c of r.evaluation.checks) {
+    const g = byStrategy.get(c.strategy);
+    if (g) g.push(c);
+    else byStrategy.set(c.strategy, [c]);
+  }
+  return [...byStrategy].map(([strategy, checks]) => ({
+    name: `treebench gate: ${strategy}`,
+    timestamp,
+    properties: { baseline: r.baseline.runId, candidate: r.candidate.runId, dataset: r.candidate.dataset, rules: r.rulesPath },
+    cases: checks.map((c) => {
+      const m = c.comparison;
+      const detail = m
+        ? [
+            c.message,
+            `metric: ${metricLabel(m.metric)} (${m.metric}), ${m.n} paired questions`,
+            `baseline ${raw(m.a)}, candidate ${raw(m.b)}, delta ${raw(m.delta)} [${raw(m.lo)}, ${raw(m.hi)}]`,
+            `test: ${m.test}, p=${m.p}, adjusted p=${m.pAdjusted}, wins/ties/losses ${m.wins}/${m.ties}/${m.losses}`,
+          ].join('\n')
+        : c.message;
+      return {
+        name: ruleLabel(c),
+        classname: `treebench.gate.${strategy}`,
+        ...(c.status === 'fail' ? { failure: { message: c.message, type: 'regression', body: detail } } : {}),
+        ...(c.status === 'skip' ? { skipped: { message: c.message } } : {}),
+        ...(c.status === 'pass' ? { systemOut: detail } : {}),
+      };
+    }),
+  }));
+}
+
+export function renderGateJunit(r: GateReport): string {
+  return renderJunit(gateJunitSuites(r), 'treebench gate');
+}

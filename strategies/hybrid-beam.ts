@@ -444,6 +444,7 @@ class BeamSearch {
       task: 'choose-children' as const,
       question: this.question.question,
       doc_id: docId,
+      doc_title: this.ctx.doc(docId).title,
       parent: { node_id: nodeId, title },
       children: childViews(shown, hasValue ? (c) => this.valueOf(docId, c.id) : undefined),
       max_picks: this.p.maxPicks,

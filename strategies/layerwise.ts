@@ -176,6 +176,7 @@ export const layerwiseStrategy: Strategy<LayerwiseParams> = {
           task: 'choose-children' as const,
           question: question.question,
           doc_id: docId,
+          doc_title: ctx.doc(docId).title,
           parent: parent ? { node_id: parent.id, title: parent.title } : null,
           children: page,
           max_picks: p.maxPerLevel,

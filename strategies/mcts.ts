@@ -194,7 +194,7 @@ export const mctsStrategy: Strategy<MctsParams> = {
       const lower = new Map<string, string>(children.map((c) => [c.tree!.id.toLowerCase(), c.tree!.id]));
       const res = await ask(
         ctx,
-        { task: 'estimate-values', question: question.question, doc_id: docId, parent: parent ? { node_id: parent.id, title: parent.title } : null, children: views },
+        { task: 'estimate-values', question: question.question, doc_id: docId, doc_title: ctx.doc(docId).title, parent: parent ? { node_id: parent.id, title: parent.title } : null, children: views },
         (obj) => {
           const raw = obj.values;
           if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { ok: false, error: '"values" must be an object {"<node_id>": <0..1>, ...}' };

@@ -34,9 +34,9 @@ export interface Passage {
 export type PromptPayload =
   | { task: 'select-documents'; question: string; documents: Array<{ doc_id: string; title: string; description?: string }>; max_docs: number }
   | { task: 'select-nodes'; question: string; doc_id: string; doc_title: string; outline: OutlineNode[]; max_nodes: number; page?: { index: number; count: number } }
-  | { task: 'choose-children'; question: string; doc_id: string; parent: { node_id: string; title: string } | null; children: ChildView[]; max_picks: number; allow_self: boolean; missing_aspects?: string[] }
+  | { task: 'choose-children'; question: string; doc_id: string; doc_title: string; parent: { node_id: string; title: string } | null; children: ChildView[]; max_picks: number; allow_self: boolean; missing_aspects?: string[] }
   | { task: 'sufficiency'; question: string; evidence: Passage[]; unexplored?: Array<{ doc_id: string; node_id: string; title: string }> }
-  | { task: 'estimate-values'; question: string; doc_id: string; parent: { node_id: string; title: string } | null; children: ChildView[] }
+  | { task: 'estimate-values'; question: string; doc_id: string; doc_title: string; parent: { node_id: string; title: string } | null; children: ChildView[] }
   | { task: 'reward'; question: string; passage: Passage }
   | { task: 'answer'; question: string; choices?: string[]; context: Passage[] };
 

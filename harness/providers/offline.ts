@@ -293,16 +293,33 @@ function readChildren(x: unknown): Child[] {
     }));
 }
 
+/**
+ * Question terms that can tell siblings apart: terms of the document title and of the parent
+ * title are shared by every child ("Northwind Loom" in a Northwind Loom handbook), so they are
+ * dropped — unless nothing would be left.
+ */
+function discriminatingTerms(q: string[], context: string[]): string[] {
+  const shared = new Set(context.flatMap((c) => tokenize(c)));
+  const kept = q.filter((t) => !shared.has(t));
+  return kept.length > 0 ? kept : q;
+}
+
 function chooseChildren(p: Payload<'choose-children'>): TaskAnswers['choose-children'] {
   const aspects = list<unknown>(p.missing_aspects).map(str).join(' ');
-  const q = [...questionTerms(str(p.question)), ...tokenize(aspects)];
+  const full = [...questionTerms(str(p.question)), ...tokenize(aspects)];
   const children = readChildren(p.children);
   const parentTitle = isObj(p.parent) ? str(p.parent.title) : null;
-  // "__self__": the parent, by its title alone, matches better than every child does with its
-  // title and summary (scored together, so the IDF is shared).
-  if (p.allow_self === true && parentTitle !== null) {
-    const s = bm25Scores(q, [fields(parentTitle), ...children.map((c) => c.tokens)]);
-    if (s[0] > 0 && s.slice(1).every((x) => s[0] > x)) {
+  const q = discriminatingTerms(full, [str(p.doc_title), parentTitle ?? '']);
+  // "__self__" (when allowed): the answer is taken to be in the current section itself when
+  //  - the question asks about the section as a whole (all its terms are in the parent or
+  //    document title) and the parent title outscores every child, or
+  //  - the question matches the parent title and has terms of its own, but no child matches them.
+  if (p.allow_self === true && parentTitle !== null && children.length > 0) {
+    const own = q !== full;
+    const childLex = bm25Scores(q, children.map((c) => c.tokens));
+    const s = bm25Scores(full, [fields(parentTitle), ...children.map((c) => c.tokens)]);
+    const wholeSection = !own && s[0] > 0 && s.slice(1).every((x) => s[0] > x);
+    if (wholeSection || (own && s[0] > 0 && max(childLex) <= 0)) {
       return { thinking: `The current section ${quote(parentTitle)} matches the question better than any child.`, choices: ['__self__'] };
     }
   }
@@ -365,7 +382,7 @@ function sufficiency(p: Payload<'sufficiency'>): TaskAnswers['sufficiency'] {
 }
 
 function estimateValues(p: Payload<'estimate-values'>): TaskAnswers['estimate-values'] {
-  const q = questionTerms(str(p.question));
+  const q = discriminatingTerms(questionTerms(str(p.question)), [str(p.doc_title), isObj(p.parent) ? str(p.parent.title) : '']);
   const children = readChildren(p.children);
   const scores = bm25Scores(q, children.map((c) => c.tokens));
   const best = max(scores);

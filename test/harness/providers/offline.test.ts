@@ -145,24 +145,24 @@ describe('choose-children', () => {
   ];
 
   it('picks the matching child', () => {
-    const a = ask({ task: 'choose-children', question: 'How long does charging take?', doc_id: 'd', parent: null, children, max_picks: 2, allow_self: false });
+    const a = ask({ task: 'choose-children', question: 'How long does charging take?', doc_id: 'd', doc_title: 'Doc', parent: null, children, max_picks: 2, allow_self: false });
     expect(a.choices).toEqual(['a']);
   });
 
   it('returns NONE when no child matches and there are no value scores', () => {
-    const a = ask({ task: 'choose-children', question: 'What is the refund policy?', doc_id: 'd', parent: { node_id: 'p', title: 'Care' }, children, max_picks: 2, allow_self: true });
+    const a = ask({ task: 'choose-children', question: 'What is the refund policy?', doc_id: 'd', doc_title: 'Doc', parent: { node_id: 'p', title: 'Care' }, children, max_picks: 2, allow_self: true });
     expect(a.choices).toEqual(['NONE']);
   });
 
   it('follows value scores as a weak prior when nothing matches lexically', () => {
     const scored = children.map((c, i) => ({ ...c, value_score: [0.1, 0.8, 0][i] }));
-    const a = ask({ task: 'choose-children', question: 'What is the refund policy?', doc_id: 'd', parent: null, children: scored, max_picks: 1, allow_self: false });
+    const a = ask({ task: 'choose-children', question: 'What is the refund policy?', doc_id: 'd', doc_title: 'Doc', parent: null, children: scored, max_picks: 1, allow_self: false });
     expect(a.choices).toEqual(['b']);
   });
 
   it('lets lexical relevance outweigh the value prior', () => {
     const scored = children.map((c, i) => ({ ...c, value_score: [0, 0.9, 0][i] }));
-    const a = ask({ task: 'choose-children', question: 'charging the battery', doc_id: 'd', parent: null, children: scored, max_picks: 1, allow_self: false });
+    const a = ask({ task: 'choose-children', question: 'charging the battery', doc_id: 'd', doc_title: 'Doc', parent: null, children: scored, max_picks: 1, allow_self: false });
     expect(a.choices).toEqual(['a']);
   });
 
@@ -171,7 +171,7 @@ describe('choose-children', () => {
       { node_id: 'p1', title: 'Product revenue', summary: 'Revenue from hardware sales by region and channel.', has_children: false },
       { node_id: 'p2', title: 'Service revenue', summary: 'Revenue from subscriptions and support contracts.', has_children: false },
     ];
-    const base = { task: 'choose-children' as const, question: 'What was total revenue?', doc_id: 'd', parent: { node_id: 'rev', title: 'Total revenue' }, children: kids, max_picks: 2 };
+    const base = { task: 'choose-children' as const, question: 'What was total revenue?', doc_id: 'd', doc_title: 'Report', parent: { node_id: 'rev', title: 'Total revenue' }, children: kids, max_picks: 2 };
     expect(ask({ ...base, allow_self: true }).choices).toEqual(['__self__']);
     // Not allowed: descend instead.
     expect([...ask({ ...base, allow_self: false }).choices].sort()).toEqual(['p1', 'p2']);
@@ -179,14 +179,25 @@ describe('choose-children', () => {
     expect(ask({ ...base, question: 'What was service revenue from subscriptions?', allow_self: true }).choices[0]).toBe('p2');
   });
 
+  it('ignores question terms that every child shares through the document or parent title', () => {
+    const kids = [
+      { node_id: 'leave', title: 'Leaving Northwind Loom', summary: 'Resigning and the last salary payment.', has_children: false },
+      { node_id: 'pay', title: 'Pay and benefits', summary: 'When salaries are paid, expenses and pension.', has_children: false },
+    ];
+    const payload = { task: 'choose-children' as const, question: 'When do Northwind Loom staff get paid?', doc_id: 'hb', parent: null, children: kids, max_picks: 1, allow_self: false };
+    // Without the document title, the company name decides; with it, "paid" does.
+    expect(ask({ ...payload, doc_title: 'Handbook' }).choices).toEqual(['leave']);
+    expect(ask({ ...payload, doc_title: 'Northwind Loom Employee Handbook' }).choices).toEqual(['pay']);
+  });
+
   it('adds missing_aspects to the query', () => {
-    const base = { task: 'choose-children' as const, question: 'Tell me about the device', doc_id: 'd', parent: null, children, max_picks: 1, allow_self: false };
+    const base = { task: 'choose-children' as const, question: 'Tell me about the device', doc_id: 'd', doc_title: 'Manual', parent: null, children, max_picks: 1, allow_self: false };
     expect(ask(base).choices).toEqual(['NONE']);
     expect(ask({ ...base, missing_aspects: ['cleaning'] }).choices).toEqual(['c']);
   });
 
   it('respects max_picks', () => {
-    const a = ask({ task: 'choose-children', question: 'battery safety cleaning', doc_id: 'd', parent: null, children, max_picks: 2, allow_self: false });
+    const a = ask({ task: 'choose-children', question: 'battery safety cleaning', doc_id: 'd', doc_title: 'Doc', parent: null, children, max_picks: 2, allow_self: false });
     expect(a.choices).toHaveLength(2);
   });
 });
@@ -246,7 +257,7 @@ describe('estimate-values', () => {
       { node_id: 'b', title: 'Battery care', has_children: true },
       { node_id: 'c', title: 'Cleaning', has_children: false },
     ];
-    const a = ask({ task: 'estimate-values', question: 'battery warranty', doc_id: 'd', parent: null, children });
+    const a = ask({ task: 'estimate-values', question: 'battery warranty', doc_id: 'd', doc_title: 'Doc', parent: null, children });
     expect(Object.keys(a.values)).toEqual(['a', 'b', 'c']);
     expect(a.values.a).toBe(1);
     expect(a.values.b).toBeGreaterThan(0.05);
@@ -360,6 +371,7 @@ describe('isolation from fields it must not rely on', () => {
         task: 'choose-children',
         question: 'charging time',
         doc_id: 'd',
+        doc_title: 'Manual',
         parent: { node_id: 'p', title: 'Battery' },
         children: [
           { node_id: 'a', title: 'Charging', has_children: false },

@@ -276,6 +276,7 @@ export async function runOne(task: { spec: StrategySpec; question: Question; rep
     questionId: question.id,
     repeat,
     question: question.question,
+    ...(question.tags?.length ? { tags: question.tags } : {}),
     answer: result.answer,
     gold: question.answers.length ? question.answers : question.choices && question.label !== undefined ? [question.choices[question.label]] : [],
     scores,

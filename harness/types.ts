@@ -227,6 +227,8 @@ export interface RunRecord {
   questionId: string;
   repeat: number;
   question: string;
+  /** The question's tags, copied so reports can break results down by tag. */
+  tags?: string[];
   answer: string;
   gold: string[];
   scores: AnswerScores | null;

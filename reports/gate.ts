@@ -112,7 +112,7 @@ export function gateJunitSuites(r: GateReport, timestamp = new Date().toISOStrin
             c.message,
             `metric: ${metricLabel(m.metric)} (${m.metric}), ${m.n} paired questions`,
             `baseline ${raw(m.a)}, candidate ${raw(m.b)}, delta ${raw(m.delta)} [${raw(m.lo)}, ${raw(m.hi)}]`,
-            `test: ${m.test}, p=${m.p}, adjusted p=${m.pAdjusted}, wins/ties/losses ${m.wins}/${m.ties}/${m.losses}`,
+            `test: ${m.test}, p=${m.p.toPrecision(3)}, adjusted p=${m.pAdjusted.toPrecision(3)}, wins/ties/losses ${m.wins}/${m.ties}/${m.losses}`,
           ].join('\n')
         : c.message;
       return {

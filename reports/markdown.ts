@@ -3,6 +3,7 @@
 import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/metrics/summary.ts';
 import type { ReportInput } from './types.ts';
 import { budgets, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, usd } from './format.ts';
+import type { TagSummary } from '../harness/metrics/tags.ts';
 
 /** Escape text for a table cell or inline text: pipes, backslashes, emphasis and HTML characters. */
 export function escapeMarkdown(text: string): string {
@@ -124,6 +125,17 @@ function efficiencyTable(strategies: StrategySummary[], priced: boolean): string
   return table(head, rows);
 }
 
+function tagsTable(tags: TagSummary[]): string {
+  const strategies = tags[0].cells.map((c) => c.strategy);
+  const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+  const rows = tags.map((t) => [
+    escapeMarkdown(t.tag),
+    String(Math.max(...t.cells.map((c) => c.n))),
+    ...t.cells.map((c) => (c.n ? `${pct(c.accuracy)}${c.recall === null ? '' : ` (${pct(c.recall)})`}` : '–')),
+  ]);
+  return table(['tag', 'n', ...strategies.map(escapeMarkdown)], rows);
+}
+
 export function renderMarkdown({ summary, meta }: ReportInput): string {
   const strategies = orderedStrategies(summary, meta);
   const code = (s: string) => `\`${s.replace(/`/g, "'")}\``;
@@ -163,6 +175,9 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
       'Spread across repeats is run-to-run variation on the same questions (sample sd, percentage points); a question is flaky when its correctness differs between repeats. Intervals above resample whole questions (cluster bootstrap).',
       '',
     );
+  }
+  if (summary.tags?.length) {
+    parts.push('## By question tag', '', tagsTable(summary.tags), '', 'Accuracy, then evidence recall in parentheses, over the records with that tag (n).', '');
   }
   parts.push('Per-question values are means over records (question × repeat); latency percentiles use linear interpolation.');
   if (summary.ci) parts.push('', `[lo, hi]: ${Math.round(summary.ci.level * 100)}% confidence interval (${escapeMarkdown(summary.ci.method)}).`);

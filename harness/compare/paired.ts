@@ -14,7 +14,7 @@
 //       correct/incorrect metrics (accuracy, exact match, numeric match, yes/no) with one
 //       outcome per question on both sides: McNemar's exact test (binomial on the discordant pairs);
 //       other means, and correct/incorrect averaged over repeats: paired sign-flip permutation
-//       test (exact up to 16 non-zero differences, Monte Carlo otherwise);
+//       test (exact up to 20 non-zero differences, Monte Carlo otherwise);
 //       latency percentiles: centred paired bootstrap.
 //   - wins/ties/losses from the candidate's side: a win is a question where B is better
 //     (higher for quality metrics, lower for calls/tokens/dollars/latency/nodes).
@@ -219,7 +219,8 @@ export function compareMetric(aRecords: readonly RunRecord[], bRecords: readonly
       test = 'mcnemar';
       discordant = { aOnly: m.b, bOnly: m.c };
     } else {
-      p = pairedPermutation(a, b, { resamples, seed }).p;
+      // Exact enumeration up to 20 non-zero differences (2^20 sign patterns, a few ms); Monte Carlo beyond.
+      p = pairedPermutation(a, b, { resamples, seed, maxExact: 20 }).p;
       test = 'permutation';
     }
   } else {

@@ -24,6 +24,7 @@ import type { BudgetName, RunRecord } from '../types.ts';
 import { goldHasNumber, goldPolarity } from './answer.ts';
 import { mean, percentile } from './percentile.ts';
 import type { RepeatStats } from './repeats.ts';
+import { summarizeTags, type TagSummary } from './tags.ts';
 
 export const RETRIEVAL_LEVELS = ['node', 'page', 'doc'] as const;
 export type RetrievalLevel = (typeof RETRIEVAL_LEVELS)[number];
@@ -106,6 +107,8 @@ export interface RunSummary {
   /** Records dropped because a later record had the same strategy × question × repeat. */
   superseded: number;
   strategies: StrategySummary[];
+  /** Accuracy and recall per question tag and strategy; absent when no question has tags. */
+  tags?: TagSummary[];
   /** How `intervals` were computed, when they were. */
   ci?: { level: number; method: string; resamples?: number; seed?: number };
 }
@@ -306,12 +309,14 @@ export function summarize(records: readonly RunRecord[]): RunSummary {
     if (g) g.push(r);
     else groups.set(r.strategy, [r]);
   }
+  const tags = summarizeTags(unique);
   return {
     runIds: [...new Set(unique.map((r) => r.runId))],
     records: unique.length,
     questions: new Set(unique.map((r) => r.questionId)).size,
     superseded: records.length - unique.length,
     strategies: [...groups].map(([name, rs]) => summarizeStrategy(name, rs)),
+    ...(tags.length ? { tags } : {}),
   };
 }
 

@@ -475,6 +475,8 @@ function clip(sentence: string, q: Set<string>, wantNumber: boolean): string {
   return `${bestStart > 0 ? '...' : ''}${out}${bestStart + n < ws.length ? '...' : ''}`;
 }
 
+const ASKS_LOCATION = /^\s*(which|what|in which|under which)\s+(section|part|chapter|heading|clause)\b|\bwhere in the (document|manual|handbook|report|agreement|guide)\b/i;
+
 function answer(p: Payload<'answer'>): TaskAnswers['answer'] {
   const question = str(p.question);
   const q = questionTerms(question);
@@ -506,6 +508,8 @@ function answer(p: Payload<'answer'>): TaskAnswers['answer'] {
   if (scores[order[0]] <= 0) return { answer: NOT_FOUND, choice: null };
   const best = sents[order[0]].text;
   if (YES_NO_START.test(question)) return { answer: NEGATION.test(best) ? 'no' : 'yes', choice: null };
+  // "Which section ...?": the answer is a place, the title of the passage that matched best.
+  if (ASKS_LOCATION.test(question)) return { answer: passages[sents[order[0]].passage].title, choice: null };
   return { answer: clip(best, qSet, wantNumber), choice: null };
 }
 

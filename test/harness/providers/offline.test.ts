@@ -190,6 +190,18 @@ describe('choose-children', () => {
     expect(ask({ ...payload, doc_title: 'Northwind Loom Employee Handbook' }).choices).toEqual(['pay']);
   });
 
+  it('answers a "which section" question with the title of the best passage', () => {
+    const a = ask({
+      task: 'answer',
+      question: 'Which section of the manual explains what to do about a strange smell?',
+      context: [
+        { doc_id: 'm', node_id: 'a', title: 'Filter replacement', text: 'Replace the filter every 6 months.' },
+        { doc_id: 'm', node_id: 'b', title: 'Unusual noise or smell', text: 'If you notice a strange smell, switch the unit off.' },
+      ],
+    });
+    expect(a.answer).toBe('Unusual noise or smell');
+  });
+
   it('adds missing_aspects to the query', () => {
     const base = { task: 'choose-children' as const, question: 'Tell me about the device', doc_id: 'd', doc_title: 'Manual', parent: null, children, max_picks: 1, allow_self: false };
     expect(ask(base).choices).toEqual(['NONE']);

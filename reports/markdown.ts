@@ -143,7 +143,7 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
     `- **run**: ${code(meta.runId)}`,
     `- **config**: ${escapeMarkdown(meta.config)}${meta.configHash ? ` (${code(meta.configHash.slice(0, 12))})` : ''}`,
     `- **dataset**: ${escapeMarkdown(meta.dataset)}, ${meta.questions} questions${meta.repeats && meta.repeats > 1 ? ` × ${meta.repeats} repeats` : ''}, ${summary.records} records`,
-    `- **model**: ${escapeMarkdown(modelLabel(meta))}${meta.priced ? '' : ' (unpriced)'}`,
+    `- **model**: ${escapeMarkdown(modelLabel(meta))}${meta.priced ? (meta.pricedAs ? ` (costs priced as ${escapeMarkdown(meta.pricedAs)})` : '') : ' (unpriced)'}`,
   ];
   if (meta.embedder) metaLines.push(`- **embedder**: ${escapeMarkdown(meta.embedder)}`);
   if (meta.seed !== undefined) metaLines.push(`- **seed**: ${meta.seed}`);

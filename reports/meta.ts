@@ -20,6 +20,7 @@ export function reportMeta(manifest: RunManifest): ReportMeta {
     configHash: manifest.configHash,
   };
   if (manifest.finishedAt) meta.finishedAt = manifest.finishedAt;
+  if (manifest.model.priceAs) meta.pricedAs = manifest.model.priceAs;
   const code = manifest.code;
   if (code) meta.codeVersion = `${code.version}${code.commit ? ` (${code.commit.slice(0, 12)}${code.dirty ? ', dirty' : ''})` : ''}`;
   return meta;

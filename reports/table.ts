@@ -86,6 +86,7 @@ export function renderTable({ summary, meta }: ReportInput): string {
   else notes.push('recall: the dataset has no gold evidence');
   if (summary.ci) notes.push(`[lo, hi]: ${Math.round(summary.ci.level * 100)}% ${summary.ci.method} interval; ±: its larger side`);
   if (!meta.priced) notes.push('unpriced: the model has no entry in the price table');
+  else if (meta.pricedAs) notes.push(`$: calls priced as ${meta.pricedAs} (configs/prices.yaml)`);
   if (meta.offline) notes.push('offline reasoner: these numbers measure the harness and retrieval, not LLM answer quality');
   lines.push(...notes);
   const repeatLines = strategies.map((s) => repeatLine(s)).filter((l): l is string => l !== null);

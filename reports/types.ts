@@ -15,6 +15,8 @@ export interface ReportMeta {
   offline: boolean;
   /** False when the model has no entry in the price table: costs print as "unpriced", not $0. */
   priced: boolean;
+  /** The model whose prices were used, when it is not the chat model itself (`priceAs`). */
+  pricedAs?: string;
   startedAt: string;
   finishedAt?: string;
   /** Questions in the run (before repeats). */

@@ -1,21 +1,16 @@
 // Run configuration: YAML validated with zod. Every error names the file, the field path and,
 // where the YAML has it, the line — e.g. `configs/x.yaml:14 strategies[1].params.topK: ...`.
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { BUDGET_NAMES } from './budget.ts';
+import { ConfigError, formatFieldPath } from './errors.ts';
+import { readYamlFile } from './yamlFile.ts';
 import { modelConfigSchema } from './providers/registry.ts';
 import { corpusConfigSchema, datasetConfigSchema } from '../datasets/config.ts';
 import { getStrategy, listStrategies } from '../strategies/registry.ts';
 import type { Budget } from './types.ts';
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
-}
+export { ConfigError };
 
 const budgetSchema = z
   .object(Object.fromEntries(BUDGET_NAMES.map((n) => [n, z.number().positive().optional()])) as Record<keyof Budget & string, z.ZodOptional<z.ZodNumber>>)
@@ -99,9 +94,7 @@ export interface LoadedConfig {
   strategies: StrategySpec[];
 }
 
-function formatPath(path: PropertyKey[]): string {
-  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
-}
+const formatPath = formatFieldPath;
 
 /** Validates a parsed config object; `where` maps a field path to `file:line` for messages. */
 export function validateConfig(input: unknown, where: (path: PropertyKey[]) => string = () => 'config'): { config: RunConfig; strategies: StrategySpec[] } {
@@ -148,27 +141,7 @@ export function validateConfig(input: unknown, where: (path: PropertyKey[]) => s
 /** Reads, parses and validates a YAML config file. */
 export function loadConfig(path: string): LoadedConfig {
   const abs = resolve(path);
-  let raw: string;
-  try {
-    raw = readFileSync(abs, 'utf8');
-  } catch (err) {
-    throw new ConfigError(`cannot read config ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(raw, { lineCounter, prettyErrors: true });
-  if (doc.errors.length) {
-    const e = doc.errors[0];
-    const line = e.linePos?.[0]?.line;
-    throw new ConfigError(`${path}${line ? `:${line}` : ''}: YAML syntax error: ${e.message.split('\n')[0]}`);
-  }
-  const where = (fieldPath: PropertyKey[]) => {
-    // Walk up the path until a node with a source position is found.
-    for (let n = fieldPath.length; n >= 0; n--) {
-      const node = doc.getIn(fieldPath.slice(0, n) as (string | number)[], true) as { range?: [number, number, number] } | undefined;
-      if (node && typeof node === 'object' && node.range) return `${path}:${lineCounter.linePos(node.range[0]).line}`;
-    }
-    return path;
-  };
-  const { config, strategies } = validateConfig(doc.toJS(), where);
-  return { path: abs, baseDir: dirname(abs), raw, config, strategies };
+  const file = readYamlFile(path, 'config');
+  const { config, strategies } = validateConfig(file.data, file.where);
+  return { path: abs, baseDir: dirname(abs), raw: file.raw, config, strategies };
 }

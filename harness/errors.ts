@@ -5,3 +5,16 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
+
+/** A config or rules file that does not validate; the message names file, line and field. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** `strategies[1].params.topK` from a zod issue path. */
+export function formatFieldPath(path: PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
+}

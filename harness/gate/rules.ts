@@ -10,10 +10,9 @@
 //     latencyP95: { maxIncrease: "20%", ignoreBelow: 250 }
 //   strategies:            # per-strategy overrides, merged over `rules` field by field
 //     vector: { accuracy: { maxDrop: 0.05 }, latencyP95: off }
-import { readFileSync } from 'node:fs';
-import { LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { ConfigError } from '../config.ts';
+import { ConfigError, formatFieldPath } from '../errors.ts';
+import { readYamlFile } from '../yamlFile.ts';
 import { higherIsBetter, isMetricName, resolveMetric, type CompareMetric } from '../compare/metrics.ts';
 import type { RetrievalLevel } from '../metrics/summary.ts';
 
@@ -103,8 +102,7 @@ function checkRule(name: string, rule: RuleInput, path: PropertyKey[], partial: 
   if (rule.maxIncrease !== undefined && hib) issues.push({ path: [...path, 'maxIncrease'], message: `${name} is better when higher: use maxDrop` });
 }
 
-const formatPath = (path: PropertyKey[]) =>
-  path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');
+const formatPath = formatFieldPath;
 
 /** Validates a parsed rules object; `where` maps a field path to `file:line`. */
 export function validateGateRules(input: unknown, where: (path: PropertyKey[]) => string = () => 'gate rules'): GateFile {
@@ -139,27 +137,8 @@ export function validateGateRules(input: unknown, where: (path: PropertyKey[]) =
 
 /** Reads and validates a rules YAML file. */
 export function loadGateRules(path: string): GateFile {
-  let raw: string;
-  try {
-    raw = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new ConfigError(`cannot read gate rules ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(raw, { lineCounter });
-  if (doc.errors.length) {
-    const e = doc.errors[0];
-    const line = e.linePos?.[0]?.line;
-    throw new ConfigError(`${path}${line ? `:${line}` : ''}: YAML syntax error: ${e.message.split('\n')[0]}`);
-  }
-  const where = (fieldPath: PropertyKey[]) => {
-    for (let n = fieldPath.length; n >= 0; n--) {
-      const node = doc.getIn(fieldPath.slice(0, n) as (string | number)[], true) as { range?: [number, number, number] } | undefined;
-      if (node && typeof node === 'object' && node.range) return `${path}:${lineCounter.linePos(node.range[0]).line}`;
-    }
-    return path;
-  };
-  return validateGateRules(doc.toJS(), where);
+  const file = readYamlFile(path, 'gate rules');
+  return validateGateRules(file.data, file.where);
 }
 
 /** The rules that apply to one strategy: `rules` with that strategy's overrides merged in. */

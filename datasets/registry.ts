@@ -14,6 +14,8 @@ import { loadQuestions, NATIVE_MAPPING } from './mapping.ts';
 import { loadMarkdownFile } from './markdown.ts';
 import { loadNativeCorpus } from './native.ts';
 import { loadPageIndexFile, pageIndexDocIdFromFile } from './pageindex.ts';
+import { loadFinanceBench } from './financebench.ts';
+import { pageTextWarnings, pdfDocTree, readPdfs } from './pdf.ts';
 import { walkNodes } from './tree-utils.ts';
 
 export interface LoadedDataset {
@@ -101,6 +103,17 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     },
   },
   {
+    name: 'financebench',
+    description: 'FinanceBench (folder with financebench_open_source*.jsonl, financebench_document_information*.jsonl and pdfs/); missingDocs: skip | fail',
+    test: is('financebench'),
+    async load(cfg, baseDir) {
+      const dir = requirePath(cfg, baseDir, 'dataset.path', 'the FinanceBench folder');
+      const data = await loadFinanceBench(dir, { missingDocs: cfg.missingDocs ?? 'skip' });
+      const name = cfg.name ?? 'financebench';
+      return { name, questions: data.questions, corpus: { name, docs: data.docs }, warnings: data.warnings, files: data.files };
+    },
+  },
+  {
     name: 'jsonl',
     description: 'questions from a JSONL (or .json array) file through `mapping`; needs a corpus section',
     test: (f) => is('jsonl')(f) || is('json')(f),
@@ -165,6 +178,34 @@ function pageIndexDocId(file: string, root: string | null): string {
   return rel.replace(/_structure$/, '');
 }
 
+/** PDF doc ids: the path relative to the corpus folder without `.pdf`; a file named directly keeps its bare name. */
+export function pdfDocId(file: string, root: string | null): string {
+  if (!root) return stem(file);
+  return posixRelative(root, file).replace(/\.pdf$/i, '');
+}
+
+/**
+ * The PDF whose pages a PageIndex tree indexes: `corpus.pdf` (a file for a one-tree corpus, or a
+ * folder of `<docId>.pdf`), else `<name>.pdf` beside `<name>_structure.json`. Null when there is
+ * none (or `pdfText: off`); a configured folder without the file is a warning, not an error.
+ */
+function pageIndexPdf(cfg: CorpusConfig, baseDir: string, file: string, docId: string, trees: number, warnings: string[]): string | null {
+  if (cfg.pdfText === 'off') return null;
+  if (cfg.pdf) {
+    const target = resolveExisting(baseDir, cfg.pdf, 'corpus.pdf');
+    if (!isDirectory(target)) {
+      if (trees > 1) throw new DataError(`names one PDF but the corpus has ${trees} PageIndex trees; give a folder of <docId>.pdf files`, { file: target, field: 'corpus.pdf' });
+      return target;
+    }
+    const pdf = path.join(target, `${docId}.pdf`);
+    if (exists(pdf)) return pdf;
+    warnings.push(`${file}: no ${docId}.pdf in ${target} (corpus.pdf); the tree has no page text`);
+    return null;
+  }
+  const sibling = path.join(path.dirname(file), `${stem(file).replace(/_structure$/, '')}.pdf`);
+  return exists(sibling) ? sibling : null;
+}
+
 export const corpusLoaders: CorpusLoaderFactory[] = [
   {
     name: 'native',
@@ -191,7 +232,26 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
       const docs = entries.map(({ file, root }) =>
         loadPageIndexFile(file, cfg.docIdFrom === 'field' ? undefined : pageIndexDocId(file, root), { docIdFrom: cfg.docIdFrom, warnings }),
       );
-      return { docs, files: entries.map((e) => e.file), warnings };
+      const pdfs = entries.map(({ file }, i) => pageIndexPdf(cfg, baseDir, file, docs[i].docId, entries.length, warnings));
+      const contents = await readPdfs(pdfs.filter((p): p is string => p !== null));
+      const files: string[] = [];
+      let k = 0;
+      docs.forEach((doc, i) => {
+        const file = entries[i].file;
+        const pdf = pdfs[i];
+        files.push(file);
+        if (!pdf) return;
+        const content = contents[k++];
+        doc.pages = content.pages;
+        warnings.push(...pageTextWarnings(content, pdf));
+        const past = [...walkNodes(doc.nodes)].filter((v) => v.node.pages && v.node.pages[1] > content.pageCount).map((v) => v.node);
+        if (past.length) {
+          const eg = past[0];
+          warnings.push(`${file}: ${past.length} node(s) reach past the ${content.pageCount} pages of ${pdf} (e.g. node ${eg.id} pages ${eg.pages![0]}-${eg.pages![1]}); is it the PDF this tree was made from?`);
+        }
+        files.push(pdf);
+      });
+      return { docs, files, warnings };
     },
   },
   {
@@ -203,6 +263,19 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
       const warnings: string[] = [];
       const entries = corpusFiles(corpusTargets(cfg, baseDir), ['.md', '.markdown'], 'markdown');
       const docs = entries.map(({ file, root }) => loadMarkdownFile(file, markdownDocId(file, root), { intro: cfg.intro, warnings }));
+      return { docs, files: entries.map((e) => e.file), warnings };
+    },
+  },
+  {
+    name: 'pdf',
+    description: 'PDF files (*.pdf), one document per file: a tree from the outline (bookmarks), else one node per page',
+    test: is('pdf'),
+    async load(cfg, baseDir) {
+      if (cfg.docIdFrom === 'field') throw new DataError('PDF documents take their id from the file name; use docIdFrom: filename', { field: 'corpus.docIdFrom' });
+      const warnings: string[] = [];
+      const entries = corpusFiles(corpusTargets(cfg, baseDir), ['.pdf'], 'pdf');
+      const contents = await readPdfs(entries.map((e) => e.file));
+      const docs = entries.map(({ file, root }, i) => pdfDocTree(contents[i], { docId: pdfDocId(file, root), source: file, warnings }));
       return { docs, files: entries.map((e) => e.file), warnings };
     },
   },
@@ -330,7 +403,7 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
   } else if (ds.corpus) {
     corpus = ds.corpus;
   } else {
-    throw new DataError(`dataset format "${cfg.dataset.format}" has no documents of its own; add a corpus section (format: native | pageindex | markdown)`, {
+    throw new DataError(`dataset format "${cfg.dataset.format}" has no documents of its own; add a corpus section (format: native | pageindex | markdown | pdf)`, {
       field: 'corpus',
     });
   }

@@ -1,9 +1,10 @@
-// The run's shared chunk index for value search: every node's own text is cut into
-// token-bounded chunks, each chunk remembers the (deepest) node it came from, and the whole
+// The run's shared chunk index for value search: every node's own text (for paged sources, the
+// pages no child covers) is cut into token-bounded chunks, each chunk remembers the (deepest)
+// node it came from, so no text is indexed twice, and the whole
 // corpus is embedded once per run. Strategies query it through ctx.valueSearch.
 import type { Corpus, Embedder } from './types.ts';
 import type { ChunkHit } from '../strategies/types.ts';
-import { indexDoc, nodeText } from '../strategies/shared/tree.ts';
+import { indexDoc, ownText } from '../strategies/shared/tree.ts';
 import { splitByTokens } from './tokenizer.ts';
 
 export interface Chunk {
@@ -39,7 +40,7 @@ export class ValueIndex {
     const chunks: Chunk[] = [];
     for (const doc of corpus.docs) {
       for (const node of indexDoc(doc).order) {
-        const text = nodeText(doc, node);
+        const text = ownText(doc, node);
         if (!text.trim()) continue;
         for (const piece of splitByTokens(text, opts.chunkTokens, Math.min(opts.overlap, opts.chunkTokens - 1))) {
           if (piece.trim()) chunks.push({ docId: doc.docId, nodeId: node.id, chunkId: chunks.length, text: piece });

@@ -73,6 +73,24 @@ export function nodeText(doc: DocTree, node: TreeNode): string {
   return node.summary ?? node.title;
 }
 
+/**
+ * The text that belongs to this node alone, for indexing: its own text, else the pages of its
+ * range that no child covers (a paged parent's range includes its children's pages, which
+ * would otherwise be indexed twice), else its summary or title. Empty when the children
+ * cover every page.
+ */
+export function ownText(doc: DocTree, node: TreeNode): string {
+  if (node.text && node.text.trim()) return node.text;
+  if (node.pages && doc.pages) {
+    const covered = new Set<number>();
+    for (const c of node.children) if (c.pages) for (let p = c.pages[0]; p <= c.pages[1]; p++) covered.add(p);
+    const own: string[] = [];
+    for (let p = node.pages[0]; p <= node.pages[1]; p++) if (!covered.has(p) && doc.pages[p - 1]) own.push(doc.pages[p - 1]);
+    if (own.length || covered.size) return own.join('\n');
+  }
+  return node.summary ?? node.title;
+}
+
 /** The outline a model sees: ids, titles, summaries, pages — never text. */
 export function toOutline(nodes: TreeNode[], opts: { idPrefix?: string; summaryChars?: number } = {}): OutlineNode[] {
   const { idPrefix = '', summaryChars = 400 } = opts;

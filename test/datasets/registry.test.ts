@@ -114,7 +114,7 @@ describe('loadBenchmarkData', () => {
       'q.jsonl': JSON.stringify({ id: 'q', question: 'Revenue?', answers: ['$24.7 billion'], evidence: [{ docId: 'q1-fy25-earnings', nodeIds: ['0002'], pages: [1] }] }),
     });
     const data = await loadBenchmarkData(
-      { dataset: { format: 'jsonl', path: path.join(dir, 'q.jsonl') }, corpus: { format: 'pageindex', path: path.join(SHARED, 'pageindex-examples') } },
+      { dataset: { format: 'jsonl', path: path.join(dir, 'q.jsonl') }, corpus: { format: 'pageindex', path: path.join(SHARED, 'pageindex-examples'), pdfText: 'off' } },
       '/',
     );
     expect(data.corpus.docs.map((d) => d.docId)).toEqual(['2023-annual-report', 'earthmover', 'four-lectures', 'q1-fy25-earnings']);

@@ -1,0 +1,381 @@
+// PDF text and outline extraction with pdf.js (pdfjs-dist, legacy build: the one meant for Node).
+//
+//   readPdf(file) -> { pages: string[] (index 0 = page 1), outline: OutlineItem[] | null, pageCount }
+//
+// pdf.js runs in worker threads (datasets/pdf-worker.mjs): its legacy build installs core-js
+// polyfills on the globals of whatever realm loads it (Array.prototype.push, JSON.parse, ...),
+// and they must not reach the harness; the workers also extract several PDFs in parallel. Nothing
+// touches the network: files are read from disk, pdf.js's own worker runs in-thread, font faces
+// are never loaded, and fonts/CMaps come from the installed package. The workers send raw text
+// items back; lines are assembled here (pageText). Results are cached per file in process (keyed
+// by real path, size and mtime), so a corpus and a dataset naming the same PDF extract it once.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { DocTree, TreeNode } from '../harness/types.ts';
+import { DataError } from './errors.ts';
+
+/** One bookmark of a PDF outline, resolved to a 1-based page (null when it points nowhere in the file). */
+export interface OutlineItem {
+  title: string;
+  page: number | null;
+  children: OutlineItem[];
+}
+
+export interface PdfContent {
+  /** Text of each page, index 0 = page 1. Lines are separated by "\n"; empty for pages without a text layer. */
+  pages: string[];
+  /** The document outline (bookmarks), or null when the PDF has none. */
+  outline: OutlineItem[] | null;
+  pageCount: number;
+}
+
+/** A text item as the worker sends it: [str, hasEOL, x, y, width, height] (PDF user space, y up). */
+export type TextItem = [str: string, hasEOL: boolean, x: number, y: number, width: number, height: number];
+
+interface WorkerReply {
+  id: number;
+  ok: boolean;
+  pageCount?: number;
+  pages?: TextItem[][];
+  outline?: OutlineItem[] | null;
+  name?: string;
+  message?: string;
+}
+
+// --- worker pool -----------------------------------------------------------------------------
+
+const WORKER_URL = new URL('./pdf-worker.mjs', import.meta.url);
+/** Idle workers exit after this long, so a finished load does not hold pdf.js in memory. */
+const IDLE_MS = 2000;
+
+interface Job {
+  id: number;
+  file: string;
+  resolve: (r: WorkerReply) => void;
+  reject: (e: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: Job | null;
+  idle: NodeJS.Timeout | null;
+}
+
+class PdfPool {
+  private slots: Slot[] = [];
+  private queue: Job[] = [];
+  private nextId = 1;
+
+  constructor(private readonly size: number) {}
+
+  run(file: string): Promise<WorkerReply> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, file, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    while (this.queue.length) {
+      let slot = this.slots.find((s) => s.job === null);
+      if (!slot && this.slots.length < this.size) slot = this.spawn();
+      if (!slot) return;
+      const job = this.queue.shift()!;
+      if (slot.idle) clearTimeout(slot.idle);
+      slot.idle = null;
+      slot.job = job;
+      slot.worker.ref(); // a pending extraction keeps the process alive
+      slot.worker.postMessage({ id: job.id, file: job.file });
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_URL);
+    const slot: Slot = { worker, job: null, idle: null };
+    worker.on('message', (reply: WorkerReply) => {
+      const job = slot.job;
+      if (!job || job.id !== reply.id) return;
+      slot.job = null;
+      worker.unref();
+      slot.idle = setTimeout(() => this.retire(slot), IDLE_MS);
+      slot.idle.unref();
+      job.resolve(reply);
+      this.pump();
+    });
+    const fail = (err: unknown) => {
+      this.slots = this.slots.filter((s) => s !== slot);
+      if (slot.idle) clearTimeout(slot.idle);
+      const job = slot.job;
+      slot.job = null;
+      if (job) job.reject(err);
+      this.pump();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the PDF worker exited with code ${code}`)));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private retire(slot: Slot): void {
+    if (slot.job) return;
+    this.slots = this.slots.filter((s) => s !== slot);
+    void slot.worker.terminate();
+  }
+}
+
+let pool: PdfPool | null = null;
+const poolSize = () => Math.max(1, Math.min(4, (os.availableParallelism?.() ?? os.cpus().length) || 1));
+
+// --- cache -----------------------------------------------------------------------------------
+
+const cache = new Map<string, { stamp: string; content: Promise<PdfContent> }>();
+
+/** Forgets every extracted file. */
+export function clearPdfCache(): void {
+  cache.clear();
+}
+
+/**
+ * Reads a PDF's page texts and outline. A missing file, a folder, an encrypted or a corrupt PDF
+ * is a DataError naming the file. The same file (same real path, size and mtime) is extracted
+ * once per process; every call gets its own copy of the arrays. Calls for different files run
+ * in parallel (one worker thread per core, at most 4).
+ */
+export async function readPdf(file: string): Promise<PdfContent> {
+  const abs = path.resolve(file);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(abs);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new DataError(code === 'ENOENT' ? 'PDF file not found' : `cannot read the PDF (${code ?? String(err)})`, { file: abs }, { cause: err });
+  }
+  if (stat.isDirectory()) throw new DataError('is a folder, expected a PDF file', { file: abs });
+  const stamp = `${stat.size}:${stat.mtimeMs}`;
+  // Keyed by the real path: the same file reached through a symlink is extracted once.
+  let key = abs;
+  try {
+    key = fs.realpathSync(abs);
+  } catch {
+    // keep the given path
+  }
+  let hit = cache.get(key);
+  if (!hit || hit.stamp !== stamp) {
+    hit = { stamp, content: extract(abs) };
+    cache.set(key, hit);
+    const mine = hit;
+    // A failed extraction is not cached: the next call tries again (and throws again, if still broken).
+    mine.content.catch(() => {
+      if (cache.get(key) === mine) cache.delete(key);
+    });
+  }
+  const c = await hit.content;
+  return { pages: [...c.pages], outline: c.outline && cloneOutline(c.outline), pageCount: c.pageCount };
+}
+
+/**
+ * Reads several PDFs in parallel, largest first (better packing on the worker threads), and
+ * returns them in the order given. When some fail, the first failing file in that order throws.
+ */
+export async function readPdfs(files: string[]): Promise<PdfContent[]> {
+  const size = (f: string) => {
+    try {
+      return fs.statSync(f).size;
+    } catch {
+      return 0;
+    }
+  };
+  const started = new Map<string, Promise<PdfContent>>();
+  for (const f of [...new Set(files)].sort((a, b) => size(b) - size(a))) started.set(f, readPdf(f));
+  const settled = await Promise.allSettled(files.map((f) => started.get(f)!));
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<PdfContent>).value);
+}
+
+function cloneOutline(items: OutlineItem[]): OutlineItem[] {
+  return items.map((o) => ({ title: o.title, page: o.page, children: cloneOutline(o.children) }));
+}
+
+async function extract(file: string): Promise<PdfContent> {
+  pool ??= new PdfPool(poolSize());
+  let reply: WorkerReply;
+  try {
+    reply = await pool.run(file);
+  } catch (err) {
+    throw new DataError(`PDF extraction failed (${(err as Error)?.message ?? String(err)})`, { file }, { cause: err });
+  }
+  if (!reply.ok) {
+    if (reply.name === 'PasswordException') throw new DataError('the PDF is encrypted and needs a password; treebench cannot read it', { file });
+    throw new DataError(`not a readable PDF (${reply.message ?? reply.name ?? 'unknown error'})`, { file });
+  }
+  return { pages: reply.pages!.map(pageText), outline: reply.outline ?? null, pageCount: reply.pageCount! };
+}
+
+// --- page text -------------------------------------------------------------------------------
+
+/**
+ * Joins a page's text items into lines. pdf.js marks line ends (`hasEOL`) and inserts spaces
+ * where glyphs are far apart; on top of that a new line starts when an item's vertical band no
+ * longer overlaps the current line's (table cells and text runs pdf.js does not mark), and a
+ * space separates items with a visible horizontal gap. Content-stream order is kept.
+ */
+export function pageText(items: TextItem[]): string {
+  const lines: string[] = [];
+  let line = '';
+  let lineY: number | null = null;
+  let lineH = 0;
+  let lastEnd: number | null = null;
+  const flush = () => {
+    lines.push(line);
+    line = '';
+    lineY = null;
+    lastEnd = null;
+  };
+  for (const [str, hasEOL, x, y, width, height] of items) {
+    const h = height || 1;
+    if (str !== '') {
+      if (lineY !== null && line !== '' && !sameLine(lineY, lineH, y, h)) flush();
+      else if (lastEnd !== null && line !== '' && x - lastEnd > 0.15 * h && !/\s$/.test(line) && !/^\s/.test(str)) line += ' ';
+      if (lineY === null) {
+        lineY = y;
+        lineH = h;
+      }
+      line += str;
+      lastEnd = x + width;
+    }
+    if (hasEOL) flush();
+  }
+  if (line !== '') flush();
+  return tidy(lines);
+}
+
+/** Vertical bands [y, y + h] overlapping by at least 40% of the smaller one (superscripts stay on their line). */
+function sameLine(y1: number, h1: number, y2: number, h2: number): boolean {
+  const overlap = Math.min(y1 + h1, y2 + h2) - Math.max(y1, y2);
+  return overlap >= 0.4 * Math.min(h1, h2);
+}
+
+/** Collapses runs of blanks inside lines, trims them, and keeps at most one empty line in a row. */
+function tidy(lines: string[]): string {
+  const out: string[] = [];
+  for (const raw of lines) {
+    const l = raw.replace(/[\t \u00a0]+/g, ' ').trim();
+    if (l === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
+    out.push(l);
+  }
+  while (out.length && out[out.length - 1] === '') out.pop();
+  return out.join('\n');
+}
+
+// --- PDF -> document tree --------------------------------------------------------------------
+
+export interface PdfTreeOptions {
+  docId: string;
+  title?: string;
+  description?: string;
+  /** The PDF's path, for messages and `DocTree.source`. */
+  source?: string;
+  /** Non-fatal problems (pages without text, bookmarks pointing nowhere) are appended here. */
+  warnings?: string[];
+}
+
+/**
+ * A document tree from extracted PDF content. With an outline of at least two bookmarks that
+ * point into the document: one node per bookmark, pages
+ * `[start, end]` where start is the bookmark's page and end is the next sibling's start − 1 (the
+ * parent's end for the last child; never before start), plus a "Front matter" node for pages
+ * before the first bookmark; nodes carry no text of their own, `DocTree.pages` holds it (readers
+ * get a node's page range). Without one: one node per page, "Page N", with the page's text.
+ * Node ids are pre-order `0001`, `0002`, … for outline trees and `p1`, `p2`, … for pages.
+ */
+export function pdfDocTree(content: PdfContent, opts: PdfTreeOptions): DocTree {
+  const where = opts.source ?? opts.docId;
+  const warn = (msg: string) => opts.warnings?.push(`${where}: ${msg}`);
+  const { pages, pageCount } = content;
+  if (pageCount === 0) throw new DataError('the PDF has no pages', { file: opts.source });
+  opts.warnings?.push(...pageTextWarnings(content, where));
+
+  let nodes: TreeNode[] = [];
+  if (content.outline) {
+    const dropped = { n: 0 };
+    nodes = outlineNodes(content.outline, pageCount, dropped);
+    if (dropped.n) warn(`${dropped.n} bookmark(s) point to no page of the document and were left out`);
+    // A lone bookmark (often just the document's title) is no structure: use pages instead.
+    if (countNodes(nodes) < 2) nodes = [];
+    if (nodes.length && nodes[0].pages![0] > 1) nodes.unshift({ id: '', title: 'Front matter', pages: [1, nodes[0].pages![0] - 1], children: [] });
+    let next = 1;
+    const number = (list: TreeNode[]) => {
+      for (const n of list) {
+        n.id = String(next++).padStart(4, '0');
+        number(n.children);
+      }
+    };
+    number(nodes);
+  }
+  if (nodes.length === 0) {
+    nodes = pages.map((text, i) => {
+      const node: TreeNode = { id: `p${i + 1}`, title: `Page ${i + 1}`, pages: [i + 1, i + 1], children: [] };
+      if (text.trim()) node.text = text;
+      return node;
+    });
+  }
+  const doc: DocTree = { docId: opts.docId, title: opts.title ?? opts.docId, nodes, pages: [...pages] };
+  if (opts.description) doc.description = opts.description;
+  if (opts.source) doc.source = opts.source;
+  return doc;
+}
+
+/** Bookmarks to nodes with page ranges; bookmarks with no page take their first child's, else are dropped. */
+function outlineNodes(items: OutlineItem[], pageCount: number, dropped: { n: number }): TreeNode[] {
+  const build = (list: OutlineItem[]): TreeNode[] => {
+    const out: TreeNode[] = [];
+    for (const item of list) {
+      const children = build(item.children);
+      const start = item.page ?? children[0]?.pages?.[0];
+      if (start === undefined) {
+        dropped.n += 1 + countItems(item.children);
+        continue;
+      }
+      out.push({ id: '', title: item.title || '(untitled)', pages: [start, start], children });
+    }
+    return out;
+  };
+  const setEnds = (list: TreeNode[], parentEnd: number) => {
+    list.forEach((n, i) => {
+      const start = n.pages![0];
+      const nextStart = list[i + 1]?.pages![0];
+      let end = nextStart === undefined ? parentEnd : nextStart >= start ? nextStart - 1 : start;
+      end = Math.max(start, Math.min(end, parentEnd));
+      n.pages = [start, end];
+      setEnds(n.children, end);
+    });
+  };
+  const nodes = build(items);
+  setEnds(nodes, pageCount);
+  return nodes;
+}
+
+function countNodes(nodes: TreeNode[]): number {
+  return nodes.reduce((n, x) => n + 1 + countNodes(x.children), 0);
+}
+
+function countItems(items: OutlineItem[]): number {
+  return items.reduce((n, o) => n + 1 + countItems(o.children), 0);
+}
+
+/** Warnings about pages without a text layer (scanned pages get no text: treebench does not OCR). */
+export function pageTextWarnings(content: PdfContent, where: string): string[] {
+  const empty = content.pages.filter((p) => p.trim() === '').length;
+  if (empty === 0) return [];
+  if (empty === content.pageCount) return [`${where}: none of its ${content.pageCount} pages has extractable text (a scanned PDF? treebench does not OCR)`];
+  return [`${where}: ${empty} of ${content.pageCount} pages have no extractable text`];
+}
+
+/** Reads a PDF into a document tree (see pdfDocTree). */
+export async function loadPdfFile(file: string, opts: Omit<PdfTreeOptions, 'source'>): Promise<DocTree> {
+  const content = await readPdf(file);
+  return pdfDocTree(content, { ...opts, source: path.resolve(file) });
+}

@@ -1,0 +1,84 @@
+// A tiny PDF writer for tests: pages of Helvetica text lines and an optional outline
+// (bookmarks, nested, with explicit or named destinations). Written by hand so the tests know
+// exactly what each page says and where each bookmark points.
+
+export interface Bookmark {
+  title: string;
+  /** 1-based page; null makes a bookmark without a destination. */
+  page: number | null;
+  /** Point at the page through a named destination instead of an explicit one. */
+  named?: boolean;
+  children?: Bookmark[];
+}
+
+const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
+
+/** `pages[i]` is the lines of page i + 1. */
+export function makePdf(pages: string[][], outline?: Bookmark[]): Buffer {
+  const objs: string[] = []; // objs[k] is object k + 1
+  const reserve = () => objs.push('') ;
+  const set = (num: number, body: string) => {
+    objs[num - 1] = body;
+  };
+  const catalog = reserve();
+  const pagesRoot = reserve();
+  const font = reserve();
+  set(font, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const pageNums: number[] = [];
+  for (const lines of pages) {
+    const content = reserve();
+    const page = reserve();
+    pageNums.push(page);
+    const ops = lines.map((l, i) => `${i === 0 ? '72 720 Td' : '0 -16 Td'} (${esc(l)}) Tj`).join('\n');
+    const stream = `BT /F1 12 Tf\n${ops}\nET`;
+    set(content, `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
+    set(page, `<< /Type /Page /Parent ${pagesRoot} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`);
+  }
+  set(pagesRoot, `<< /Type /Pages /Kids [${pageNums.map((n) => `${n} 0 R`).join(' ')}] /Count ${pageNums.length} >>`);
+
+  const names: string[] = [];
+  let outlinesRef = '';
+  if (outline?.length) {
+    const root = reserve();
+    const count = (list: Bookmark[]): number => list.reduce((n, b) => n + 1 + count(b.children ?? []), 0);
+    const write = (list: Bookmark[], parent: number): number[] => {
+      const nums = list.map(() => reserve());
+      list.forEach((b, i) => {
+        const kids = b.children?.length ? write(b.children, nums[i]) : [];
+        let dest = '';
+        if (b.page !== null) {
+          const explicit = `[${pageNums[b.page - 1]} 0 R /Fit]`;
+          if (b.named) {
+            const name = `dest${names.length + 1}`;
+            names.push(`(${name}) ${explicit}`);
+            dest = ` /Dest (${name})`;
+          } else dest = ` /Dest ${explicit}`;
+        }
+        const links = [
+          `/Parent ${parent} 0 R`,
+          i > 0 ? `/Prev ${nums[i - 1]} 0 R` : '',
+          i < list.length - 1 ? `/Next ${nums[i + 1]} 0 R` : '',
+          kids.length ? `/First ${kids[0]} 0 R /Last ${kids[kids.length - 1]} 0 R /Count ${count(b.children!)}` : '',
+        ].filter(Boolean);
+        set(nums[i], `<< /Title (${esc(b.title)})${dest} ${links.join(' ')} >>`);
+      });
+      return nums;
+    };
+    const top = write(outline, root);
+    set(root, `<< /Type /Outlines /First ${top[0]} 0 R /Last ${top[top.length - 1]} 0 R /Count ${count(outline)} >>`);
+    outlinesRef = ` /Outlines ${root} 0 R /PageMode /UseOutlines`;
+  }
+  const namesRef = names.length ? ` /Names << /Dests << /Names [${names.join(' ')}] >> >>` : '';
+  set(catalog, `<< /Type /Catalog /Pages ${pagesRoot} 0 R${outlinesRef}${namesRef} >>`);
+
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root ${catalog} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}

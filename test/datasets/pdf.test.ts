@@ -1,0 +1,253 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { DocTree, TreeNode } from '../../harness/types.ts';
+import { DataError } from '../../datasets/errors.ts';
+import { pageText, pdfDocTree, readPdf, readPdfs, type TextItem } from '../../datasets/pdf.ts';
+import { loadBenchmarkData } from '../../datasets/registry.ts';
+import { walkNodes } from '../../datasets/tree-utils.ts';
+import { nodeText } from '../../strategies/shared/tree.ts';
+import { rejected, SHARED, tmpFiles } from './helpers.ts';
+import { makePdf } from './pdf-writer.ts';
+
+const EXAMPLES = path.join(SHARED, 'pageindex-examples');
+const Q1_PDF = path.join(EXAMPLES, 'q1-fy25-earnings.pdf');
+const Q1_TREE = path.join(EXAMPLES, 'q1-fy25-earnings_structure.json');
+
+const all = (doc: DocTree): TreeNode[] => [...walkNodes(doc.nodes)].map((v) => v.node);
+const byId = (doc: DocTree, id: string) => all(doc).find((n) => n.id === id)!;
+const words = (s: string) => s.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+
+/** A question file for loadBenchmarkData runs that only look at the corpus. */
+function questionsFile(): string {
+  return path.join(tmpFiles({ 'q.jsonl': JSON.stringify({ id: 'q', question: 'x', answers: ['y'] }) + '\n' }), 'q.jsonl');
+}
+
+/** Six pages, each saying which page it is; bookmarks nested, one named, one pointing nowhere. */
+const SIX_PAGES = [1, 2, 3, 4, 5, 6].map((n) => [`Heading of page ${n}`, `alpha${n} body text of page ${n}`]);
+const OUTLINE = [
+  {
+    title: 'Introduction',
+    page: 2,
+    children: [
+      { title: 'Scope', page: 2 },
+      { title: 'Terms', page: 3, named: true },
+    ],
+  },
+  { title: 'Broken link', page: null },
+  { title: 'Results', page: 4, children: [{ title: 'Tables', page: 5 }] },
+];
+
+describe('readPdf', () => {
+  it('reads the 22 pages of a PageIndex example PDF, with line breaks and no outline', async () => {
+    const pdf = await readPdf(Q1_PDF);
+    expect(pdf.pageCount).toBe(22);
+    expect(pdf.pages).toHaveLength(22);
+    expect(pdf.outline).toBeNull();
+    for (const [i, p] of pdf.pages.entries()) expect(p.trim().length, `page ${i + 1}`).toBeGreaterThan(100);
+    expect(pdf.pages[0]).toContain('THE WALT DISNEY COMPANY REPORTS');
+    // Lines, not one run-on string: the page 2 heading sits on a line of its own.
+    expect(pdf.pages[1].split('\n')[0]).toBe('Guidance and Outlook:');
+    expect(pdf.pages[12]).toMatch(/CONDENSED CONSOLIDATED STATEMENTS OF INCOME/);
+    // Cached per file; callers get their own arrays.
+    const again = await readPdf(Q1_PDF);
+    expect(again.pages).toEqual(pdf.pages);
+    expect(again.pages).not.toBe(pdf.pages);
+  });
+
+  it('resolves the outline to 1-based pages (explicit and named destinations)', async () => {
+    const dir = tmpFiles({});
+    const file = path.join(dir, 'six.pdf');
+    fs.writeFileSync(file, makePdf(SIX_PAGES, OUTLINE));
+    const pdf = await readPdf(file);
+    expect(pdf.pageCount).toBe(6);
+    expect(pdf.pages[3]).toBe('Heading of page 4\nalpha4 body text of page 4');
+    expect(pdf.outline).toEqual([
+      {
+        title: 'Introduction',
+        page: 2,
+        children: [
+          { title: 'Scope', page: 2, children: [] },
+          { title: 'Terms', page: 3, children: [] },
+        ],
+      },
+      { title: 'Broken link', page: null, children: [] },
+      { title: 'Results', page: 4, children: [{ title: 'Tables', page: 5, children: [] }] },
+    ]);
+  });
+
+  it('throws a DataError naming the file for a corrupt PDF, a missing file and a folder', async () => {
+    const dir = tmpFiles({ 'bogus.pdf': 'this is not a PDF at all\n', 'empty.pdf': '' });
+    for (const name of ['bogus.pdf', 'empty.pdf']) {
+      const e = await rejected(readPdf(path.join(dir, name)));
+      expect(e).toBeInstanceOf(DataError);
+      expect(e.file).toBe(path.join(dir, name));
+      expect(e.message).toContain(name);
+      expect(e.message).toMatch(/not a readable PDF/);
+    }
+    const missing = await rejected(readPdf(path.join(dir, 'nope.pdf')));
+    expect(missing).toBeInstanceOf(DataError);
+    expect(missing.message).toMatch(/nope\.pdf: PDF file not found$/);
+    const folder = await rejected(readPdf(dir));
+    expect(folder.message).toMatch(/is a folder/);
+    // One bad file among good ones: readPdfs reports it.
+    const mixed = await rejected(readPdfs([Q1_PDF, path.join(dir, 'bogus.pdf')]));
+    expect(mixed.file).toBe(path.join(dir, 'bogus.pdf'));
+  });
+});
+
+describe('pageText', () => {
+  const item = (str: string, x: number, y: number, width: number, hasEOL = false, height = 12): TextItem => [str, hasEOL, x, y, width, height];
+
+  it('breaks lines at hasEOL and at baseline changes, keeps superscripts and table cells on their line', () => {
+    const text = pageText([
+      item('Revenue', 50, 700, 40),
+      item('2024', 200, 700, 24), // a table cell far to the right: same line, with a space
+      item('(1)', 225, 705, 9, false, 8), // superscript note mark
+      item('', 234, 700, 0, true),
+      item('Net income', 50, 686, 55), // next line without an EOL marker from pdf.js
+      item('$', 200, 686, 6),
+      item('5,363', 206, 686, 30),
+    ]);
+    expect(text).toBe('Revenue 2024(1)\nNet income $5,363');
+  });
+
+  it('collapses blank runs and keeps at most one empty line', () => {
+    expect(pageText([item('a   b', 0, 100, 30, true), item('', 0, 80, 0, true), item('', 0, 60, 0, true), item('c', 0, 40, 6, true)])).toBe('a b\n\nc');
+  });
+});
+
+describe('pdf corpus format', () => {
+  it('builds a tree from the outline: page ranges end at the next sibling, front matter, dropped bookmarks', async () => {
+    const dir = tmpFiles({});
+    fs.writeFileSync(path.join(dir, 'with-outline.pdf'), makePdf(SIX_PAGES, OUTLINE));
+    fs.writeFileSync(path.join(dir, 'no-outline.pdf'), makePdf(SIX_PAGES.slice(0, 3)));
+    const data = await loadBenchmarkData({ dataset: { format: 'jsonl', path: questionsFile() }, corpus: { format: 'pdf', path: dir } }, '/');
+    expect(data.corpus.docs.map((d) => d.docId)).toEqual(['no-outline', 'with-outline']);
+    expect(data.files.filter((f) => f.endsWith('.pdf'))).toEqual([path.join(dir, 'no-outline.pdf'), path.join(dir, 'with-outline.pdf')]);
+
+    const tree = data.corpus.docs[1];
+    expect(tree.pages).toHaveLength(6);
+    expect(tree.source).toBe(path.join(dir, 'with-outline.pdf'));
+    const shape = (nodes: TreeNode[]): unknown[] => nodes.map((n) => [n.id, n.title, n.pages, ...(n.children.length ? [shape(n.children)] : [])]);
+    expect(shape(tree.nodes)).toEqual([
+      ['0001', 'Front matter', [1, 1]],
+      [
+        '0002',
+        'Introduction',
+        [2, 3],
+        [
+          ['0003', 'Scope', [2, 2]],
+          ['0004', 'Terms', [3, 3]],
+        ],
+      ],
+      ['0005', 'Results', [4, 6], [['0006', 'Tables', [5, 6]]]],
+    ]);
+    expect(all(tree).every((n) => n.text === undefined)).toBe(true);
+    // Readers get a node's pages.
+    expect(nodeText(tree, byId(tree, '0004'))).toBe(SIX_PAGES[2].join('\n'));
+    expect(nodeText(tree, byId(tree, '0006'))).toBe([...SIX_PAGES[4], ...SIX_PAGES[5]].join('\n'));
+    expect(data.warnings).toEqual([`${path.join(dir, 'with-outline.pdf')}: 1 bookmark(s) point to no page of the document and were left out`]);
+
+    const flat = data.corpus.docs[0];
+    expect(flat.nodes.map((n) => [n.id, n.title, n.pages, n.text])).toEqual([
+      ['p1', 'Page 1', [1, 1], SIX_PAGES[0].join('\n')],
+      ['p2', 'Page 2', [2, 2], SIX_PAGES[1].join('\n')],
+      ['p3', 'Page 3', [3, 3], SIX_PAGES[2].join('\n')],
+    ]);
+  });
+
+  it('makes one node per page for a real PDF without an outline', async () => {
+    const data = await loadBenchmarkData({ dataset: { format: 'jsonl', path: questionsFile() }, corpus: { format: 'pdf', path: Q1_PDF } }, '/');
+    const doc = data.corpus.docs[0];
+    expect(doc.docId).toBe('q1-fy25-earnings');
+    expect(doc.nodes).toHaveLength(22);
+    expect(doc.nodes[12]).toMatchObject({ id: 'p13', title: 'Page 13', pages: [13, 13] });
+    expect(doc.nodes[12].text).toBe(doc.pages![12]);
+    expect(data.warnings).toEqual([]);
+  });
+
+  it('takes a lone bookmark for a title, not a structure: one node per page', () => {
+    const content = { pages: ['a', 'b', 'c'], pageCount: 3, outline: [{ title: 'Press release', page: 1, children: [] }] };
+    expect(pdfDocTree(content, { docId: 'd' }).nodes.map((n) => n.id)).toEqual(['p1', 'p2', 'p3']);
+    const two = { ...content, outline: [...content.outline, { title: 'Tables', page: 3, children: [] }] };
+    expect(pdfDocTree(two, { docId: 'd' }).nodes.map((n) => [n.title, n.pages])).toEqual([
+      ['Press release', [1, 2]],
+      ['Tables', [3, 3]],
+    ]);
+  });
+
+  it('warns about pages without text and rejects docIdFrom: field', async () => {
+    const doc = pdfDocTree({ pages: ['one', '', 'three'], outline: null, pageCount: 3 }, { docId: 'd', warnings: [] });
+    expect(doc.nodes[1]).toEqual({ id: 'p2', title: 'Page 2', pages: [2, 2], children: [] });
+    const warnings: string[] = [];
+    pdfDocTree({ pages: ['one', '', 'three'], outline: null, pageCount: 3 }, { docId: 'd', warnings });
+    expect(warnings).toEqual(['d: 1 of 3 pages have no extractable text']);
+    const e = await rejected(loadBenchmarkData({ dataset: { format: 'jsonl', path: questionsFile() }, corpus: { format: 'pdf', path: Q1_PDF, docIdFrom: 'field' } }, '/'));
+    expect(e.field).toBe('corpus.docIdFrom');
+  });
+});
+
+describe('PageIndex trees with their PDF', () => {
+  const load = (corpus: Record<string, unknown>) =>
+    loadBenchmarkData({ dataset: { format: 'jsonl', path: questionsFile() }, corpus: { format: 'pageindex', ...corpus } as never }, '/');
+
+  it('attaches the page texts of <name>.pdf beside <name>_structure.json, so nodes read their pages', async () => {
+    const data = await load({ path: Q1_TREE });
+    const doc = data.corpus.docs[0];
+    expect(doc.pages).toHaveLength(22);
+    expect(data.files).toEqual([expect.stringMatching(/q\.jsonl$/), Q1_TREE, Q1_PDF]);
+    expect(data.warnings).toEqual([]);
+    // PageIndex trees carry no text: a node's text is its pages, and they say what its title says.
+    const income = byId(doc, '0031');
+    expect(income.title).toBe('THE WALT DISNEY COMPANY CONDENSED CONSOLIDATED STATEMENTS OF INCOME');
+    expect(income.text).toBeUndefined();
+    expect(nodeText(doc, income)).toBe(doc.pages![12]);
+    expect(nodeText(doc, income)).toContain('CONDENSED CONSOLIDATED STATEMENTS OF INCOME');
+    const dtc = byId(doc, '0014');
+    expect(dtc.pages).toEqual([5, 7]);
+    const text = nodeText(doc, dtc);
+    expect(text).toBe(doc.pages!.slice(4, 7).join('\n'));
+    expect(text).toContain('Direct-to-Consumer');
+    for (const n of all(doc)) {
+      const own = new Set(words(nodeText(doc, n)));
+      const title = words(n.title).filter((w) => w.length > 3);
+      // Most title words occur in the node's pages (titles are PageIndex's reading of those pages).
+      expect(title.filter((w) => own.has(w)).length, `${n.id} ${n.title}`).toBeGreaterThanOrEqual(Math.ceil(title.length / 2));
+    }
+  });
+
+  it('pdfText: off leaves the tree without page text; corpus.pdf points elsewhere', async () => {
+    const off = await load({ path: Q1_TREE, pdfText: 'off' });
+    expect(off.corpus.docs[0].pages).toBeUndefined();
+    expect(off.files.some((f) => f.endsWith('.pdf'))).toBe(false);
+    const nodeWithoutText = byId(off.corpus.docs[0], '0031');
+    expect(nodeText(off.corpus.docs[0], nodeWithoutText)).toBe(nodeWithoutText.summary);
+
+    // The tree alone in another folder, the PDF named by corpus.pdf (a file, or a folder of <docId>.pdf).
+    const dir = tmpFiles({ 'trees/q1-fy25-earnings_structure.json': fs.readFileSync(Q1_TREE, 'utf8') });
+    const tree = path.join(dir, 'trees/q1-fy25-earnings_structure.json');
+    expect((await load({ path: tree })).corpus.docs[0].pages).toBeUndefined();
+    expect((await load({ path: tree, pdf: Q1_PDF })).corpus.docs[0].pages).toHaveLength(22);
+    expect((await load({ path: tree, pdf: EXAMPLES })).corpus.docs[0].pages).toHaveLength(22);
+    const none = await load({ path: tree, pdf: dir });
+    expect(none.corpus.docs[0].pages).toBeUndefined();
+    expect(none.warnings).toEqual([`${tree}: no q1-fy25-earnings.pdf in ${dir} (corpus.pdf); the tree has no page text`]);
+  });
+
+  it('warns when tree pages reach past the PDF, and a corrupt PDF is a DataError naming it', async () => {
+    const raw = JSON.parse(fs.readFileSync(Q1_TREE, 'utf8'));
+    raw.structure[raw.structure.length - 1].end_index = 30;
+    const dir = tmpFiles({ 'doc_structure.json': JSON.stringify(raw), 'bad_structure.json': JSON.stringify(raw), 'bad.pdf': '%PDF-1.4 garbage' });
+    fs.copyFileSync(Q1_PDF, path.join(dir, 'doc.pdf'));
+    const data = await load({ path: path.join(dir, 'doc_structure.json') });
+    expect(data.warnings).toEqual([
+      `${path.join(dir, 'doc_structure.json')}: 1 node(s) reach past the 22 pages of ${path.join(dir, 'doc.pdf')} (e.g. node 0040 pages 22-30); is it the PDF this tree was made from?`,
+    ]);
+    const e = await rejected(load({ path: path.join(dir, 'bad_structure.json') }));
+    expect(e).toBeInstanceOf(DataError);
+    expect(e.file).toBe(path.join(dir, 'bad.pdf'));
+    const one = await rejected(load({ path: dir, pdf: Q1_PDF }));
+    expect(one.field).toBe('corpus.pdf');
+  });
+});

@@ -5,7 +5,8 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { UsageError } from './errors.ts';
-import { latestRecords, withIntervals } from './metrics/intervals.ts';
+import { withIntervals } from './metrics/intervals.ts';
+import { latestRecords } from './runStore.ts';
 import { summarize } from './metrics/summary.ts';
 import { readJson, RunStore, type RunManifest } from './runStore.ts';
 

@@ -15,6 +15,7 @@ import { summarize } from './metrics/summary.ts';
 import { withIntervals } from './metrics/intervals.ts';
 import { listStrategies } from '../strategies/registry.ts';
 import { commandModules } from './commands.ts';
+import { splitList } from './commands/shared.ts';
 
 
 const FORMATS = ['table', 'md', 'csv', 'json'] as const;
@@ -68,7 +69,7 @@ async function cmdRun(args: {
   const outcome = await runBenchmark({
     loaded,
     data,
-    ...(args.strategies?.length ? { only: args.strategies.flatMap((s) => s.split(',')).filter(Boolean) } : {}),
+    ...(args.strategies?.length ? { only: splitList(args.strategies) } : {}),
     ...(args.limit !== undefined ? { limit: args.limit } : {}),
     ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
     ...(args.repeats !== undefined ? { repeats: args.repeats } : {}),

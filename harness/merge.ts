@@ -13,7 +13,8 @@
 // question ids its index implies.
 import { basename } from 'node:path';
 import { UsageError } from './errors.ts';
-import { latestRecords, withIntervals } from './metrics/intervals.ts';
+import { withIntervals } from './metrics/intervals.ts';
+import { latestRecords } from './runStore.ts';
 import { summarize, type RunSummary } from './metrics/summary.ts';
 import { RunStore, type RunManifest } from './runStore.ts';
 import type { RunRecord } from './types.ts';

@@ -40,6 +40,16 @@ export interface RunManifest {
 export const recordKey = (r: { strategy: string; questionId: string; repeat: number }): string =>
   `${r.strategy}\u0000${r.questionId}\u0000${r.repeat}`;
 
+/**
+ * The records a run counts: the last record per strategy × question × repeat (a retried record
+ * appended on resume supersedes the earlier one), in first-seen key order.
+ */
+export function latestRecords(records: readonly RunRecord[]): RunRecord[] {
+  const byKey = new Map<string, RunRecord>();
+  for (const r of records) byKey.set(recordKey(r), r);
+  return [...byKey.values()];
+}
+
 export class RunStore {
   private constructor(readonly dir: string) {}
 

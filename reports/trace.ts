@@ -1,6 +1,7 @@
 // `treebench trace`: one record's search, printed as an indented path a person can follow.
 import type { Corpus, RunRecord, TraceStep } from '../harness/types.ts';
 import { indexDoc } from '../strategies/shared/tree.ts';
+import { headlineRecall } from '../harness/metrics/retrieval.ts';
 
 const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -20,12 +21,12 @@ export function formatTrace(record: RunRecord, corpus: Corpus | null, opts: { wi
   lines.push(`question  ${oneLine(record.question)}`);
   lines.push(`gold      ${clip(oneLine(record.gold.join(' | ')), width - 10)}`);
   lines.push(`answer    ${clip(oneLine(record.answer || '(none)'), width - 10)}`);
-  const recall = record.retrieval?.node?.recall ?? record.retrieval?.page?.recall ?? record.retrieval?.doc?.recall;
+  const recall = headlineRecall(record.retrieval);
   lines.push(
     [
       `correct ${s?.correct ? 'yes' : 'no'}`,
       `F1 ${s ? s.f1.toFixed(2) : '-'}`,
-      `evidence recall ${recall === undefined || recall === null ? '-' : recall.toFixed(2)}`,
+      `evidence recall ${recall === null ? '-' : recall.toFixed(2)}`,
       `calls ${record.calls}`,
       `tokens ${record.inputTokens + record.outputTokens}`,
       `nodes visited/opened ${record.nodesVisited}/${record.nodesOpened}`,

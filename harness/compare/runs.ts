@@ -1,8 +1,7 @@
 // Loading runs for comparison and deciding whether two runs can be compared at all.
 import { UsageError } from '../errors.ts';
 import { resolveRunRef } from '../baselines.ts';
-import { latestRecords } from '../metrics/intervals.ts';
-import { RunStore, type RunManifest } from '../runStore.ts';
+import { latestRecords, RunStore, type RunManifest } from '../runStore.ts';
 import type { RunRecord } from '../types.ts';
 
 export interface LoadedRun {

@@ -28,6 +28,7 @@ import { Xoshiro128 } from '../stats/rng.ts';
 import { quantileSorted } from '../stats/summary.ts';
 import { wilson } from '../stats/wilson.ts';
 import type { RunRecord } from '../types.ts';
+import { latestRecords } from '../runStore.ts';
 import { repeatStats } from './repeats.ts';
 import {
   MEAN_METRIC_PATHS,
@@ -55,17 +56,6 @@ const LATENCY_PERCENTILES = [
   ['latencyMs.p95', 0.95],
   ['latencyMs.p99', 0.99],
 ] as const;
-
-/**
- * The records a summary counts: the last record per strategy × question × repeat (a retried
- * record appended on resume supersedes the earlier one), in first-seen key order — the same
- * rule as summarize().
- */
-export function latestRecords(records: readonly RunRecord[]): RunRecord[] {
-  const byKey = new Map<string, RunRecord>();
-  for (const r of records) byKey.set(JSON.stringify([r.strategy, r.questionId, r.repeat]), r);
-  return [...byKey.values()];
-}
 
 function percentileBounds(reps: Float64Array, alpha: number): ConfidenceInterval {
   reps.sort();

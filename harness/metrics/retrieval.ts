@@ -187,3 +187,8 @@ export function scoreRetrieval(
     doc: retrievalScores(retrievedDocs, goldDocs, opts.k),
   };
 }
+
+/** A record's evidence recall at the finest level it has gold for (node, else page, else doc). */
+export function headlineRecall(retrieval: RecordRetrieval | null | undefined): number | null {
+  return retrieval?.node?.recall ?? retrieval?.page?.recall ?? retrieval?.doc?.recall ?? null;
+}

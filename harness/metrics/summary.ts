@@ -21,6 +21,7 @@
 //     resume), the later record wins; `superseded` counts the earlier ones dropped.
 import { BUDGET_NAMES } from '../budget.ts';
 import type { BudgetName, RunRecord } from '../types.ts';
+import { latestRecords } from '../runStore.ts';
 import { goldHasNumber, goldPolarity } from './answer.ts';
 import { mean, percentile } from './percentile.ts';
 import type { RepeatStats } from './repeats.ts';
@@ -215,8 +216,6 @@ export function metricValue(s: StrategySummary, path: MetricPath): number | null
 
 // ---------------------------------------------------------------------------------------------
 
-const recordKey = (r: RunRecord) => JSON.stringify([r.strategy, r.questionId, r.repeat]);
-
 function nullableMean(values: number[]): number | null {
   return values.length === 0 ? null : mean(values);
 }
@@ -299,9 +298,7 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
 
 export function summarize(records: readonly RunRecord[]): RunSummary {
   // Last record per key wins; the key keeps its first-seen position so the order is stable.
-  const byKey = new Map<string, RunRecord>();
-  for (const r of records) byKey.set(recordKey(r), r);
-  const unique = [...byKey.values()];
+  const unique = latestRecords(records);
 
   const groups = new Map<string, RunRecord[]>();
   for (const r of unique) {

@@ -1,6 +1,7 @@
 // Accuracy and evidence recall per question tag (e.g. the sample's `signposted` vs `lexical`),
 // so a report shows *where* one strategy beats another, not only by how much overall.
 import type { RunRecord } from '../types.ts';
+import { headlineRecall } from './retrieval.ts';
 
 export interface TagCell {
   strategy: string;
@@ -16,7 +17,7 @@ export interface TagSummary {
   cells: TagCell[];
 }
 
-const recallOf = (r: RunRecord): number | null => r.retrieval?.node?.recall ?? r.retrieval?.page?.recall ?? r.retrieval?.doc?.recall ?? null;
+const recallOf = (r: RunRecord): number | null => headlineRecall(r.retrieval);
 
 /** One row per tag (sorted by name), one cell per strategy (in first-seen order). */
 export function summarizeTags(records: readonly RunRecord[]): TagSummary[] {

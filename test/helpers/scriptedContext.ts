@@ -27,10 +27,12 @@ export interface ScriptedContextOptions {
    * `tokens` budget), as a real provider does. Off by default: replies are booked as scripted.
    */
   honourMaxTokens?: boolean;
+  /** Clock for the time budget (default performance.now); a fake clock keeps time tests exact. */
+  now?: () => number;
 }
 
 export function scriptedContext(opts: ScriptedContextOptions): ScriptedContext {
-  const budget = new BudgetTracker(opts.budget ?? {});
+  const budget = new BudgetTracker(opts.budget ?? {}, opts.now);
   const docs = new Map<string, DocTree>(opts.corpus.docs.map((d) => [d.docId, d]));
   const chats: ScriptedContext['chats'] = [];
   const searches: ScriptedContext['searches'] = [];

@@ -53,8 +53,8 @@ function params(over: Partial<HybridBeamParams> = {}): HybridBeamParams {
   return hybridBeamStrategy.params.parse(over);
 }
 
-async function run(opts: { script: Script; hits?: ChunkHit[]; docs?: DocTree[]; budget?: Budget; params?: Partial<HybridBeamParams>; question?: string; docIds?: string[] }) {
-  const ctx = scriptedContext({ corpus: corpusOf(...(opts.docs ?? [manual])), script: opts.script, hits: opts.hits ?? [], budget: opts.budget });
+async function run(opts: { script: Script; hits?: ChunkHit[]; docs?: DocTree[]; budget?: Budget; params?: Partial<HybridBeamParams>; question?: string; docIds?: string[]; now?: () => number }) {
+  const ctx = scriptedContext({ corpus: corpusOf(...(opts.docs ?? [manual])), script: opts.script, hits: opts.hits ?? [], budget: opts.budget, ...(opts.now ? { now: opts.now } : {}) });
   const result = await hybridBeamStrategy.run(
     { id: 'q1', question: opts.question ?? 'How do I dispose of the battery?', ...(opts.docIds ? { docIds: opts.docIds } : {}) },
     ctx,
@@ -290,12 +290,14 @@ describe('hybrid-beam: sufficiency loop and stop reasons', () => {
   });
 
   it('stops on maxTimeMs and still answers', async () => {
+    // A fake clock: only the structural call takes time (5 ms), so the test cannot flake on a busy machine.
+    let clock = 0;
     const { ctx, result } = await run({
       hits: [hit('a1', 0.9)],
+      now: () => clock,
       script: model({
         select: () => {
-          const until = performance.now() + 5;
-          while (performance.now() < until); // the call takes 5 ms
+          clock += 5;
           return { node_list: ['B'] };
         },
       }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { latestRecords, strategyIntervals, withIntervals } from '../../../harness/metrics/intervals.ts';
+import { strategyIntervals, withIntervals } from '../../../harness/metrics/intervals.ts';
+import { latestRecords } from '../../../harness/runStore.ts';
 import { repeatStats } from '../../../harness/metrics/repeats.ts';
 import { summarize } from '../../../harness/metrics/summary.ts';
 import { percentile } from '../../../harness/metrics/percentile.ts';

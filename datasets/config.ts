@@ -12,6 +12,13 @@
 //     docIdFrom: filename | field  # pageindex: file name or doc_name; markdown and pdf: file name only
 //     pdfText: auto | off          # pageindex: attach page texts from <name>.pdf beside <name>_structure.json (default auto)
 //     pdf: file or folder          # pageindex: where the PDFs are, when not beside the trees
+//     tree: auto | outline | toc | layout | pages   # PDFs: which structure to build (default auto)
+//     ignoreOutline: false         # PDFs: build as if there were no bookmarks
+//     summaries: auto | none | extractive | model  # node summaries where a tree has none
+//     summaryTokens: 60            # bound on a generated summary
+//     cache: true                  # PDFs: the on-disk ingestion cache (.treebench/ingest)
+//   A corpus section without `format` only sets these build options for a dataset that brings
+//   its own documents (financebench).
 //
 // `format` is checked against the loader registry (datasets/registry.ts), not a fixed enum, so a
 // registered loader is usable from configs without touching this file.
@@ -32,8 +39,9 @@ export const datasetConfigSchema = z
 
 export const corpusConfigSchema = z
   .object({
-    format: z.string().min(1),
-    path: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    /** Absent: the section only sets build options (tree, summaries, cache) for the dataset's own documents. */
+    format: z.string().min(1).optional(),
+    path: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
     docIdFrom: z.enum(['filename', 'field']).default('filename'),
     name: z.string().min(1).optional(),
     /** Markdown: text before the first heading becomes an intro node (default) or the description. */
@@ -42,6 +50,20 @@ export const corpusConfigSchema = z
     pdfText: z.enum(['auto', 'off']).default('auto'),
     /** PageIndex: the PDF (one tree) or a folder of `<docId>.pdf`, instead of the tree's own folder. */
     pdf: z.string().min(1).optional(),
+    /** PDFs: `auto` (outline if plausible, else printed table of contents, else layout headings, else page groups) or one source. */
+    tree: z.enum(['auto', 'outline', 'toc', 'layout', 'pages']).default('auto'),
+    /** PDFs: build as if the file had no bookmarks (to measure the builder against them). */
+    ignoreOutline: z.boolean().default(false),
+    /**
+     * Node summaries where a tree has none: `auto` = extractive for trees treebench builds from
+     * PDFs, none elsewhere; `extractive` for every document; `model` = written by the configured
+     * model at ingestion (metered, cached, reported as ingestion cost); `none`.
+     */
+    summaries: z.enum(['auto', 'none', 'extractive', 'model']).default('auto'),
+    summaryTokens: z.number().int().min(8).max(1000).default(60),
+    /** PDFs: keep extracted text and built trees in `.treebench/ingest` (keyed by file hash, builder version and options). */
+    cache: z.boolean().default(true),
+    cacheDir: z.string().min(1).default('.treebench/ingest'),
   })
   .strict();
 

@@ -19,7 +19,7 @@ import type { DocTree, Question } from '../harness/types.ts';
 import { DataError, preview } from './errors.ts';
 import { byCodeUnit, exists, isDirectory, parseJson, readText } from './files.ts';
 import { loadQuestions, type QuestionMappingInput } from './mapping.ts';
-import { pdfDocTree, readPdfs } from './pdf.ts';
+import { ingestPdfs, type IngestOptions, type IngestStats } from './ingest.ts';
 
 export const FINANCEBENCH_QUESTION_FILES = ['financebench_open_source.jsonl', 'financebench_open_source.subset.jsonl'];
 export const FINANCEBENCH_DOC_INFO_FILES = ['financebench_document_information.jsonl', 'financebench_document_information.subset.jsonl'];
@@ -47,6 +47,8 @@ export interface FinanceBenchDocInfo {
 export interface FinanceBenchOptions {
   /** Questions whose filing has no PDF: dropped with a warning (`skip`, default) or a DataError (`fail`). */
   missingDocs?: 'skip' | 'fail';
+  /** How filings become trees (tree source, summaries, cache); see datasets/ingest.ts. */
+  ingest?: IngestOptions;
 }
 
 export interface FinanceBenchData {
@@ -57,6 +59,7 @@ export interface FinanceBenchData {
   missing: Array<{ docId: string; questions: number }>;
   warnings: string[];
   files: string[];
+  ingest: IngestStats;
 }
 
 function firstExisting(dir: string, names: string[], what: string): string {
@@ -119,13 +122,15 @@ export async function loadFinanceBench(dir: string, opts: FinanceBenchOptions = 
   const noInfo = wanted.filter((d) => !docInfo.has(d));
   if (noInfo.length) warnings.push(`financebench: ${noInfo.length} document(s) have no line in ${path.basename(infoFile)}; titled by doc_name: ${noInfo.join(', ')}`);
   const pdfs = wanted.map((d) => pdfOf.get(d)!);
-  const contents = await readPdfs(pdfs);
-  const docs = wanted.map((docId, i) => {
-    const info = docInfo.get(docId);
-    return pdfDocTree(contents[i], { docId, source: pdfs[i], warnings, ...(info ? { title: docTitle(info), description: docDescription(info) } : {}) });
-  });
+  const { docs, stats } = await ingestPdfs(
+    wanted.map((docId, i) => {
+      const info = docInfo.get(docId);
+      return { file: pdfs[i], docId, ...(info ? { title: docTitle(info), description: docDescription(info) } : {}) };
+    }),
+    { ...opts.ingest, warnings },
+  );
   const files = [questionsFile, infoFile, ...pdfs];
-  return { questions, docs, docInfo, missing, warnings, files };
+  return { questions, docs, docInfo, missing, warnings, files, ingest: stats };
 }
 
 function readDocInfo(file: string): Map<string, FinanceBenchDocInfo> {

@@ -272,8 +272,14 @@ function tidy(lines: string[]): string {
 
 // --- PDF -> document tree --------------------------------------------------------------------
 
+/** Which structure to build for a PDF (see datasets/treeBuild once merged). */
+export type TreeChoice = 'auto' | 'outline' | 'toc' | 'layout' | 'pages';
+export const TREE_BUILDER_VERSION = 'outline-1';
+
 export interface PdfTreeOptions {
   docId: string;
+  tree?: TreeChoice;
+  ignoreOutline?: boolean;
   title?: string;
   description?: string;
   /** The PDF's path, for messages and `DocTree.source`. */
@@ -299,7 +305,7 @@ export function pdfDocTree(content: PdfContent, opts: PdfTreeOptions): DocTree {
   opts.warnings?.push(...pageTextWarnings(content, where));
 
   let nodes: TreeNode[] = [];
-  if (content.outline) {
+  if (content.outline && !opts.ignoreOutline && (opts.tree ?? 'auto') !== 'pages') {
     const dropped = { n: 0 };
     nodes = outlineNodes(content.outline, pageCount, dropped);
     if (dropped.n) warn(`${dropped.n} bookmark(s) point to no page of the document and were left out`);
@@ -322,7 +328,7 @@ export function pdfDocTree(content: PdfContent, opts: PdfTreeOptions): DocTree {
       return node;
     });
   }
-  const doc: DocTree = { docId: opts.docId, title: opts.title ?? opts.docId, nodes, pages: [...pages] };
+  const doc: DocTree = { docId: opts.docId, title: opts.title ?? opts.docId, nodes, pages: [...pages], treeSource: nodes[0]?.id.startsWith('p') ? 'pages' : 'outline' };
   if (opts.description) doc.description = opts.description;
   if (opts.source) doc.source = opts.source;
   return doc;

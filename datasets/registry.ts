@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Corpus, DocTree, Question } from '../harness/types.ts';
-import { parseDataConfig, type BenchmarkDataConfigInput, type CorpusConfig, type DatasetConfig } from './config.ts';
+import { corpusConfigSchema, parseDataConfig, type BenchmarkDataConfigInput, type CorpusConfig, type DatasetConfig } from './config.ts';
 import { loadEmanualS10 } from './emanual.ts';
 import { DataError } from './errors.ts';
 import { exists, isDirectory, listFiles, posixRelative, stem } from './files.ts';
@@ -15,7 +15,9 @@ import { loadMarkdownFile } from './markdown.ts';
 import { loadNativeCorpus } from './native.ts';
 import { loadPageIndexFile, pageIndexDocIdFromFile } from './pageindex.ts';
 import { loadFinanceBench } from './financebench.ts';
-import { pageTextWarnings, pdfDocTree, readPdfs } from './pdf.ts';
+import { pageTextWarnings, readPdfs } from './pdf.ts';
+import { ingestPdfs, type IngestOptions, type IngestStats } from './ingest.ts';
+import { addExtractiveSummaries } from './summaries.ts';
 import { walkNodes } from './tree-utils.ts';
 
 export interface LoadedDataset {
@@ -33,18 +35,25 @@ export interface LoadedCorpus {
   files: string[];
 }
 
+/** What every loader gets besides its own config section: how to turn PDFs into trees. */
+export interface LoadContext {
+  ingest: IngestOptions;
+  /** Filled by loaders that read PDFs (extracted vs cached), for the run's manifest. */
+  ingestStats?: IngestStats;
+}
+
 export interface DatasetLoaderFactory {
   name: string;
   description: string;
   test(format: string): boolean;
-  load(cfg: DatasetConfig, baseDir: string): Promise<LoadedDataset>;
+  load(cfg: DatasetConfig, baseDir: string, ctx: LoadContext): Promise<LoadedDataset>;
 }
 
 export interface CorpusLoaderFactory {
   name: string;
   description: string;
   test(format: string): boolean;
-  load(cfg: CorpusConfig, baseDir: string): Promise<LoadedCorpus>;
+  load(cfg: CorpusConfig, baseDir: string, ctx: LoadContext): Promise<LoadedCorpus>;
 }
 
 export interface BenchmarkData {
@@ -53,6 +62,8 @@ export interface BenchmarkData {
   questions: Question[];
   warnings: string[];
   files: string[];
+  /** PDF ingestion figures, when PDFs were read. */
+  ingest?: IngestStats;
 }
 
 /** The bundled sample dataset, resolved from this module so it works from any working directory. */
@@ -106,9 +117,10 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     name: 'financebench',
     description: 'FinanceBench (folder with financebench_open_source*.jsonl, financebench_document_information*.jsonl and pdfs/); missingDocs: skip | fail',
     test: is('financebench'),
-    async load(cfg, baseDir) {
+    async load(cfg, baseDir, ctx) {
       const dir = requirePath(cfg, baseDir, 'dataset.path', 'the FinanceBench folder');
-      const data = await loadFinanceBench(dir, { missingDocs: cfg.missingDocs ?? 'skip' });
+      const data = await loadFinanceBench(dir, { missingDocs: cfg.missingDocs ?? 'skip', ingest: ctx.ingest });
+      ctx.ingestStats = data.ingest;
       const name = cfg.name ?? 'financebench';
       return { name, questions: data.questions, corpus: { name, docs: data.docs }, warnings: data.warnings, files: data.files };
     },
@@ -141,6 +153,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
 
 /** Resolves `corpus.path` (one or many) to existing absolute paths. */
 function corpusTargets(cfg: CorpusConfig, baseDir: string): string[] {
+  if (cfg.path === undefined) throw new DataError(`the ${cfg.format} corpus needs a path (a file, a folder, or a list of them)`, { field: 'corpus.path' });
   const list = Array.isArray(cfg.path) ? cfg.path : [cfg.path];
   return list.map((p, i) => resolveExisting(baseDir, p, Array.isArray(cfg.path) ? `corpus.path.${i}` : 'corpus.path'));
 }
@@ -268,14 +281,17 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
   },
   {
     name: 'pdf',
-    description: 'PDF files (*.pdf), one document per file: a tree from the outline (bookmarks), else one node per page',
+    description: 'PDF files (*.pdf), one document per file: a tree from the outline, the printed table of contents, layout headings or page groups (corpus.tree)',
     test: is('pdf'),
-    async load(cfg, baseDir) {
+    async load(cfg, baseDir, ctx) {
       if (cfg.docIdFrom === 'field') throw new DataError('PDF documents take their id from the file name; use docIdFrom: filename', { field: 'corpus.docIdFrom' });
       const warnings: string[] = [];
       const entries = corpusFiles(corpusTargets(cfg, baseDir), ['.pdf'], 'pdf');
-      const contents = await readPdfs(entries.map((e) => e.file));
-      const docs = entries.map(({ file, root }, i) => pdfDocTree(contents[i], { docId: pdfDocId(file, root), source: file, warnings }));
+      const { docs, stats } = await ingestPdfs(
+        entries.map(({ file, root }) => ({ file, docId: pdfDocId(file, root) })),
+        { ...ctx.ingest, warnings },
+      );
+      ctx.ingestStats = stats;
       return { docs, files: entries.map((e) => e.file), warnings };
     },
   },
@@ -386,16 +402,41 @@ export function checkReferences(corpus: Corpus, questions: Question[]): { counts
  * Loads the `dataset` and optional `corpus` config sections. `baseDir` is the config file's folder.
  * A configured corpus replaces a dataset's own corpus (with a warning).
  */
-export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, baseDir: string): Promise<BenchmarkData> {
+export interface LoadDataOptions {
+  /** No progress lines on stderr. */
+  quiet?: boolean;
+  /** Override `corpus.cache` (e.g. `--no-ingest-cache`). */
+  ingestCache?: boolean;
+}
+
+/** PDF ingestion options from the corpus section (its defaults when there is none). */
+export function ingestOptions(corpus: CorpusConfig | undefined, opts: LoadDataOptions = {}): IngestOptions {
+  const c = corpus ?? corpusConfigSchema.parse({});
+  const cache = opts.ingestCache ?? c.cache;
+  return {
+    tree: c.tree,
+    ignoreOutline: c.ignoreOutline,
+    summaries: c.summaries,
+    summaryTokens: c.summaryTokens,
+    cacheDir: cache ? path.resolve(c.cacheDir) : null,
+    ...(opts.quiet ? { quiet: true } : {}),
+  };
+}
+
+export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, baseDir: string, opts: LoadDataOptions = {}): Promise<BenchmarkData> {
   const cfg = parseDataConfig(cfgInput);
+  const ctx: LoadContext = { ingest: ingestOptions(cfg.corpus, opts) };
   const dsLoader = findDatasetLoader(cfg.dataset.format);
-  const ds = await dsLoader.load(cfg.dataset, baseDir);
+  const ds = await dsLoader.load(cfg.dataset, baseDir, ctx);
   const warnings = [...ds.warnings];
   const files = [...ds.files];
   let corpus: Corpus;
-  if (cfg.corpus) {
+  if (cfg.corpus?.format === undefined && cfg.corpus?.path !== undefined) {
+    throw new DataError('a corpus with a path needs a format (native | pageindex | markdown | pdf | ...)', { field: 'corpus.format' });
+  }
+  if (cfg.corpus?.format !== undefined) {
     const cl = findCorpusLoader(cfg.corpus.format);
-    const loaded = await cl.load(cfg.corpus, baseDir);
+    const loaded = await cl.load(cfg.corpus, baseDir, ctx);
     if (ds.corpus) warnings.push(`dataset format "${cfg.dataset.format}" brings its own corpus; using the configured ${cl.name} corpus instead`);
     corpus = { name: cfg.corpus.name ?? ds.name, docs: loaded.docs };
     warnings.push(...loaded.warnings);
@@ -407,11 +448,21 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
       field: 'corpus',
     });
   }
+  // Summaries for trees without them: PDFs got theirs at ingestion (`auto`, `extractive`);
+  // `extractive` also covers every other format. `model` summaries are the runner's job.
+  if (cfg.corpus?.summaries === 'extractive') for (const doc of corpus.docs) addExtractiveSummaries(doc, { maxTokens: cfg.corpus.summaryTokens });
   assertUniqueDocIds(corpus);
   if (corpus.docs.length === 0) throw new DataError('the corpus has no documents', { field: cfg.corpus ? 'corpus.path' : 'dataset.path' });
   if (ds.questions.length === 0) throw new DataError('the dataset has no questions', { field: 'dataset.path', file: ds.files[ds.files.length - 1] });
   warnings.push(...checkReferences(corpus, ds.questions).warnings);
-  return { name: cfg.dataset.name ?? ds.name, corpus, questions: ds.questions, warnings, files: [...new Set(files)] };
+  return {
+    name: cfg.dataset.name ?? ds.name,
+    corpus,
+    questions: ds.questions,
+    warnings,
+    files: [...new Set(files)],
+    ...(ctx.ingestStats ? { ingest: ctx.ingestStats } : {}),
+  };
 }
 
 function assertUniqueDocIds(corpus: Corpus): void {

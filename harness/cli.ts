@@ -64,7 +64,7 @@ async function cmdRun(args: {
   cache?: boolean;
 }): Promise<number> {
   const loaded = loadConfig(args.config);
-  const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
+  const data = await loadBenchmarkData(loaded.config, loaded.baseDir, { quiet: Boolean(args.quiet) });
   for (const w of data.warnings) process.stderr.write(`warning: ${w}\n`);
   const outcome = await runBenchmark({
     loaded,

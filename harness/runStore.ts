@@ -19,7 +19,19 @@ export interface RunManifest {
   config: unknown;
   configHash: string;
   dataset: { name: string; questions: number; questionsHash: string; files: FileHash[] };
-  corpus: { name: string; docs: number; nodes: number; hash: string };
+  corpus: {
+    name: string;
+    docs: number;
+    nodes: number;
+    hash: string;
+    /** Per document, how its tree was made (present when any tree was built from a PDF). */
+    trees?: Array<{ docId: string; source: string | null; nodes: number; depth: number; summaries?: string }>;
+  };
+  /** Ingestion work, kept apart from per-question cost: PDF extraction and model-written summaries. */
+  ingestion?: {
+    pdf?: { documents: number; pages: number; extracted: number; fromCache: number; ms: number };
+    summaries?: { nodes: number; calls: number; cached: number; inputTokens: number; outputTokens: number; costUsd: number; fallbacks: number; ms: number };
+  };
   code: { version: string; commit: string | null; dirty: boolean | null; node: string };
   model: { provider: string; id: string; offline: boolean; priceAs: string | null; priced: boolean; label: string };
   embedder: string;

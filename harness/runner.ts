@@ -25,7 +25,8 @@ import { ResponseCache } from './cache.ts';
 import { warmTokenizer } from './tokenizer.ts';
 import { getStrategy } from '../strategies/registry.ts';
 import type { BenchmarkData } from '../datasets/registry.ts';
-import { countNodes } from '../strategies/shared/tree.ts';
+import { countNodes, treeDepth } from '../strategies/shared/tree.ts';
+import { writeModelSummaries, type IngestionCost } from './modelSummaries.ts';
 
 export type { BenchmarkData };
 
@@ -56,6 +57,8 @@ export interface RunOptions {
   shard?: { index: number; count: number };
   /** Turn the response cache on or off, whatever the config says. */
   cache?: boolean;
+  /** Progress of model-written summaries at ingestion (corpus.summaries: model). */
+  onSummaryProgress?: (done: number, total: number) => void;
   /** Use this provider instead of the configured one (tests inject scripted models). */
   provider?: ChatProvider;
   onProgress?: (p: Progress) => void;
@@ -117,6 +120,20 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const prices = loadPriceTable();
   const priceAs = config.model.priceAs ?? null;
   const pricedModel = priceAs ?? provider.id;
+  const { apiKeyEnv: _keyVar, ...modelKey } = config.model;
+
+  // Model-written node summaries (corpus.summaries: model) are ingestion, not per-question work:
+  // their cost is reported on its own, and cached so the next run pays nothing.
+  let summaryCost: IngestionCost | null = null;
+  if (config.corpus?.summaries === 'model') {
+    summaryCost = await writeModelSummaries(data.corpus, {
+      door: { provider, embedder, prices, ...(priceAs ? { priceAs } : {}), modelKey },
+      maxTokens: config.corpus.summaryTokens,
+      cacheDir: config.corpus.cache ? resolve(config.corpus.cacheDir, 'summaries') : null,
+      concurrency,
+      ...(opts.onSummaryProgress ? { onProgress: opts.onSummaryProgress } : {}),
+    });
+  }
 
   // Run folder: new, or an interrupted one to resume.
   let store: RunStore;
@@ -154,7 +171,25 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       config,
       configHash: sha256(loaded.raw),
       dataset: { name: data.name, questions: questions.length, questionsHash, files },
-      corpus: { name: data.corpus.name, docs: data.corpus.docs.length, nodes: data.corpus.docs.reduce((n, d) => n + countNodes(d.nodes), 0), hash: sha256(JSON.stringify(data.corpus.docs)) },
+      corpus: {
+        name: data.corpus.name,
+        docs: data.corpus.docs.length,
+        nodes: data.corpus.docs.reduce((n, d) => n + countNodes(d.nodes), 0),
+        hash: sha256(JSON.stringify(data.corpus.docs)),
+        // How each built tree was made (PDFs: outline, toc, layout or pages), when any was built.
+        ...(data.corpus.docs.some((d) => d.treeSource)
+          ? {
+              trees: data.corpus.docs.map((d) => ({
+                docId: d.docId,
+                source: d.treeSource ?? null,
+                nodes: countNodes(d.nodes),
+                depth: treeDepth(d.nodes),
+                ...(d.summaries ? { summaries: d.summaries } : {}),
+              })),
+            }
+          : {}),
+      },
+      ...(data.ingest || summaryCost ? { ingestion: { ...(data.ingest ? { pdf: data.ingest } : {}), ...(summaryCost ? { summaries: summaryCost } : {}) } } : {}),
       code: codeVersion(),
       model: {
         provider: config.model.provider,
@@ -190,7 +225,6 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   store.writeManifest(manifest);
 
   const useCache = opts.cache ?? config.cache.enabled;
-  const { apiKeyEnv: _keyVar, ...modelKey } = config.model;
   const door: ModelDoor = {
     provider,
     embedder,
@@ -293,6 +327,7 @@ export async function runOne(task: { spec: StrategySpec; question: Question; rep
     nodesOpened: ctx.budget.used.nodesOpened,
     evidenceTokens: ctx.budget.used.evidenceTokens,
     parseFailures: result.parseFailures ?? 0,
+    valueFallbacks: result.trace.filter((t) => t.action === 'fallback' && t.source === 'value').length,
     budgetExhausted: ctx.budget.exhausted,
     ...(result.stopReason ? { stopReason: result.stopReason } : {}),
     callLog: ctx.calls,

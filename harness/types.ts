@@ -23,6 +23,10 @@ export interface DocTree {
   pages?: string[];
   /** Where the tree came from (a path), for error messages and manifests. */
   source?: string;
+  /** How the tree was made, for paged sources: `outline`, `toc`, `layout` or `pages` (datasets/treeBuild). */
+  treeSource?: string;
+  /** Who wrote the node summaries that were missing: `extractive` (offline) or `model`. */
+  summaries?: 'extractive' | 'model';
 }
 
 export interface Corpus {
@@ -247,6 +251,8 @@ export interface RunRecord {
   nodesOpened: number;
   evidenceTokens: number;
   parseFailures: number;
+  /** Times the strategy fell back to value search (trace steps `fallback` from `value`): a "tree" answer that was really value search. */
+  valueFallbacks?: number;
   budgetExhausted: BudgetName | null;
   stopReason?: string;
   callLog: CallLog[];

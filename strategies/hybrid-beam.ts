@@ -589,6 +589,9 @@ class BeamSearch {
       .filter((it) => !this.viewChildren(it.docId, it.nodeId).length || hasOwnText(this.views.get(it.docId)!.real.byId.get(it.nodeId)!.node))
       .sort(this.byPriority)
       .slice(0, this.p.beamWidth);
+    if (candidates.some((it) => it.fromValue && !it.llm && !it.suggested)) {
+      this.trace.add({ action: 'fallback', source: 'value', reason: 'the search opened nothing; opening the best queued nodes, value-search hits among them' });
+    }
     try {
       for (const it of candidates) {
         this.queue.delete(it.key);

@@ -38,7 +38,8 @@ export type PromptPayload =
   | { task: 'sufficiency'; question: string; evidence: Passage[]; unexplored?: Array<{ doc_id: string; node_id: string; title: string }> }
   | { task: 'estimate-values'; question: string; doc_id: string; doc_title: string; parent: { node_id: string; title: string } | null; children: ChildView[] }
   | { task: 'reward'; question: string; passage: Passage }
-  | { task: 'answer'; question: string; choices?: string[]; context: Passage[] };
+  | { task: 'answer'; question: string; choices?: string[]; context: Passage[] }
+  | { task: 'summarize'; doc_title: string; section: { node_id: string; title: string; pages?: [number, number] }; text: string; max_tokens: number };
 
 export type TaskName = PromptPayload['task'];
 
@@ -51,6 +52,7 @@ export interface TaskAnswers {
   'estimate-values': { thinking?: string; values: Record<string, number> };
   reward: { reward: number; reason?: string };
   answer: { answer: string; choice?: number | null };
+  summarize: { summary: string };
 }
 
 const INSTRUCTIONS: Record<TaskName, string> = {
@@ -93,6 +95,12 @@ const INSTRUCTIONS: Record<TaskName, string> = {
     'with its unit. If the context does not contain the answer, say "Not found in the provided context."',
     'If `choices` are given, also return the 0-based index of the right choice.',
     'Reply with JSON only: {"answer": "<answer>", "choice": <index or null>}',
+  ].join('\n'),
+  summarize: [
+    'You write the table-of-contents summary of one section of a document, for a reader deciding whether to open it.',
+    'Say what the section covers (topics, kinds of figures, named items), not its conclusions; no preamble.',
+    'Use at most `max_tokens` tokens (one to three sentences).',
+    'Reply with JSON only: {"summary": "<summary>"}',
   ].join('\n'),
 };
 

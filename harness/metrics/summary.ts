@@ -91,6 +91,8 @@ export interface StrategySummary {
   budgetExhaustedRecords: number;
   /** Sum of unparseable model answers over the records. */
   parseFailures: number;
+  /** Records in which the strategy fell back to value search at least once (see RunRecord.valueFallbacks). */
+  valueFallbackRecords: number;
   /** Records with an error. */
   errors: number;
 
@@ -292,6 +294,7 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
     budgetExhausted,
     budgetExhaustedRecords,
     parseFailures: records.reduce((sum, r) => sum + (r.parseFailures ?? 0), 0),
+    valueFallbackRecords: records.filter((r) => (r.valueFallbacks ?? 0) > 0).length,
     errors: records.filter((r) => r.error !== null && r.error !== undefined).length,
   };
 }
@@ -367,6 +370,7 @@ export function flattenStrategySummary(s: StrategySummary): Array<[string, FlatV
   cols.push(
     ['budgetExhaustedRecords', s.budgetExhaustedRecords],
     ['parseFailures', s.parseFailures],
+    ['valueFallbackRecords', s.valueFallbackRecords],
     ['errors', s.errors],
   );
   return cols;

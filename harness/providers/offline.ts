@@ -4,6 +4,7 @@
 // titles and summaries for outline tasks, over text for passages, titles weighted double.
 // It reads nothing but the messages: no corpus, no gold data, no global state. Its answers do not
 // depend on the simulated latency, on call order, or on payload fields it does not know.
+import { extractiveSummary } from '../text/extractive.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatMessage, ChatOptions, ChatProvider, ChatResult } from '../types.ts';
 import { extractPayload, type PromptPayload, type TaskAnswers } from '../../strategies/prompts.ts';
@@ -120,6 +121,9 @@ function dispatch(p: PromptPayload): object | null {
       return reward(p);
     case 'answer':
       return answer(p);
+    case 'summarize':
+      // The offline reasoner summarises extractively: the text's most central sentences.
+      return { summary: extractiveSummary(p.text, { maxTokens: p.max_tokens }) };
     default:
       return null;
   }

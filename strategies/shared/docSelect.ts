@@ -50,7 +50,7 @@ export async function selectDocuments(
       for (const docId of ids) trace.add({ action: 'doc-select', docId, source: 'llm', reason: res.value.thinking });
       return { docIds: ids, parseFailures };
     }
-    trace.add({ action: 'fallback', source: 'rule', reason: res.ok ? 'model chose no document; using value search' : `document choice unusable (${res.error}); using value search` });
+    trace.add({ action: 'fallback', source: 'value', reason: res.ok ? 'model chose no document; using value search' : `document choice unusable (${res.error}); using value search` });
   }
   const hits = await ctx.valueSearch(question.question, { topK: 50 });
   const ranked = docScores(hits).slice(0, opts.maxDocs);

@@ -1,0 +1,175 @@
+// PDF ingestion: extraction (pdf.js) -> tree building -> extractive summaries, with an on-disk
+// cache so that the second run of a config extracts nothing.
+//
+//   ingestPdfs([{ file, docId, title?, description? }], { tree, ignoreOutline, summaries, cacheDir })
+//     -> { docs, stats: { documents, pages, extracted, fromCache, ms } }
+//
+// Two cache levels under `cacheDir` (default `.treebench/ingest`), both keyed by the SHA-256 of
+// the PDF's bytes (a renamed or copied file hits; a changed file misses):
+//   content/<sha>-<EXTRACTION_VERSION>.json.gz   what pdf.js extracted (page texts, layout lines,
+//                                                  outline): rebuilding a tree with other options
+//                                                  extracts nothing
+//   trees/<sha256(file sha, builder version, options)>.json.gz   the built tree with its summaries
+//                                                  and the warnings building it gave
+// Every cache file is written to a temporary name and renamed, so a killed run never leaves a
+// torn entry; an unreadable entry is a miss (and is overwritten). Document ids, titles and
+// descriptions are not part of the cached tree: they come from the caller on every load.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { DocTree, TreeNode } from '../harness/types.ts';
+import { startProgress } from '../harness/progress.ts';
+import { pdfDocTree, readPdf, TREE_BUILDER_VERSION, type PdfContent, type TreeChoice } from './pdf.ts';
+import { addExtractiveSummaries, DEFAULT_SUMMARY_TOKENS, SUMMARIZER_VERSION, type SummaryMode } from './summaries.ts';
+
+export type { TreeChoice };
+
+/** Bumped when what the PDF worker extracts changes shape or content. */
+export const EXTRACTION_VERSION = 'x1';
+
+export const DEFAULT_INGEST_DIR = '.treebench/ingest';
+
+export interface IngestOptions {
+  /** Which structure to build (default `auto`: outline, else printed TOC, else layout headings, else page groups). */
+  tree?: TreeChoice;
+  /** Build as if the PDF had no bookmarks (to measure the builder against them). */
+  ignoreOutline?: boolean;
+  /** `auto` and `extractive` write extractive summaries for nodes without one; `none` and `model` leave them (the runner writes model summaries). */
+  summaries?: SummaryMode;
+  summaryTokens?: number;
+  /** Cache folder; null turns the cache off. */
+  cacheDir?: string | null;
+  /** No progress line. */
+  quiet?: boolean;
+  /** Non-fatal problems are appended here. */
+  warnings?: string[];
+}
+
+export interface PdfSource {
+  file: string;
+  docId: string;
+  title?: string;
+  description?: string;
+}
+
+export interface IngestStats {
+  documents: number;
+  pages: number;
+  /** PDFs pdf.js had to read (cache misses at the content level). */
+  extracted: number;
+  /** PDFs whose built tree came from the cache (nothing extracted, nothing built). */
+  fromCache: number;
+  ms: number;
+}
+
+interface CachedTree {
+  nodes: TreeNode[];
+  pages: string[];
+  treeSource?: string;
+  summaries?: DocTree['summaries'];
+  /** Warnings building it gave, with the PDF's path written as `{file}`. */
+  warnings: string[];
+}
+
+const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+function readGz<T>(file: string): T | null {
+  try {
+    return JSON.parse(zlib.gunzipSync(fs.readFileSync(file)).toString('utf8')) as T;
+  } catch {
+    return null; // absent or torn: a miss
+  }
+}
+
+function writeGz(file: string, value: unknown): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  fs.writeFileSync(tmp, zlib.gzipSync(JSON.stringify(value), { level: 6 }));
+  fs.renameSync(tmp, file);
+}
+
+/** The options that change a built tree (and so its cache key). */
+function treeOptionsKey(opts: IngestOptions): Record<string, unknown> {
+  const summaries = opts.summaries ?? 'auto';
+  const extractive = summaries === 'auto' || summaries === 'extractive';
+  return {
+    builder: TREE_BUILDER_VERSION,
+    tree: opts.tree ?? 'auto',
+    ignoreOutline: opts.ignoreOutline ?? false,
+    summaries: extractive ? `${SUMMARIZER_VERSION}:${opts.summaryTokens ?? DEFAULT_SUMMARY_TOKENS}` : 'none',
+  };
+}
+
+async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => void): Promise<{ doc: DocTree; cached: boolean }> {
+  const bytes = fs.readFileSync(src.file);
+  const fileSha = sha256(bytes);
+  const dir = opts.cacheDir ?? null;
+  const treeFile = dir ? path.join(dir, 'trees', `${sha256(JSON.stringify({ fileSha, ...treeOptionsKey(opts) }))}.json.gz`) : null;
+  const finish = (t: CachedTree): DocTree => {
+    opts.warnings?.push(...t.warnings.map((w) => w.replaceAll('{file}', src.file)));
+    const doc: DocTree = { docId: src.docId, title: src.title ?? src.docId, nodes: t.nodes, pages: t.pages, source: src.file };
+    if (src.description) doc.description = src.description;
+    if (t.treeSource) doc.treeSource = t.treeSource;
+    if (t.summaries) doc.summaries = t.summaries;
+    return doc;
+  };
+  const hit = treeFile ? readGz<CachedTree>(treeFile) : null;
+  if (hit && Array.isArray(hit.nodes) && Array.isArray(hit.pages)) return { doc: finish(hit), cached: true };
+
+  const contentFile = dir ? path.join(dir, 'content', `${fileSha}-${EXTRACTION_VERSION}.json.gz`) : null;
+  let content = contentFile ? readGz<PdfContent>(contentFile) : null;
+  if (!content || !Array.isArray(content.pages)) {
+    onExtract();
+    content = await readPdf(src.file);
+    if (contentFile) writeGz(contentFile, content);
+  }
+  const warnings: string[] = [];
+  const built = pdfDocTree(content, {
+    docId: src.docId,
+    source: '{file}',
+    warnings,
+    ...(opts.tree ? { tree: opts.tree } : {}),
+    ...(opts.ignoreOutline ? { ignoreOutline: true } : {}),
+  });
+  const summaries = opts.summaries ?? 'auto';
+  if (summaries === 'auto' || summaries === 'extractive') addExtractiveSummaries(built, { maxTokens: opts.summaryTokens ?? DEFAULT_SUMMARY_TOKENS });
+  const entry: CachedTree = { nodes: built.nodes, pages: built.pages ?? content.pages, warnings };
+  if (built.treeSource) entry.treeSource = built.treeSource;
+  if (built.summaries) entry.summaries = built.summaries;
+  if (treeFile) writeGz(treeFile, entry);
+  return { doc: finish(entry), cached: false };
+}
+
+/**
+ * Reads PDFs into document trees, in the order given, through the cache. PDFs run in parallel
+ * (pdf.js worker threads); a progress line (documents, pages/s, ETA) goes to stderr unless
+ * `quiet`, ending with how many were extracted and how many came from the cache. The first
+ * failing file (in the order given) throws its DataError.
+ */
+export async function ingestPdfs(sources: PdfSource[], opts: IngestOptions = {}): Promise<{ docs: DocTree[]; stats: IngestStats }> {
+  const t0 = performance.now();
+  const progress = startProgress({ label: 'reading PDFs', total: sources.length, unit: 'documents', secondary: 'pages', quiet: opts.quiet || sources.length === 0 });
+  let extracted = 0;
+  const settled = await Promise.allSettled(
+    sources.map(async (src) => {
+      const r = await ingestOne(src, opts, () => extracted++);
+      progress.tick(1, r.doc.pages?.length ?? 0);
+      return r;
+    }),
+  );
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) {
+    progress.done('failed');
+    throw (failed as PromiseRejectedResult).reason;
+  }
+  const results = settled.map((r) => (r as PromiseFulfilledResult<{ doc: DocTree; cached: boolean }>).value);
+  const fromCache = results.filter((r) => r.cached).length;
+  const pages = results.reduce((n, r) => n + (r.doc.pages?.length ?? 0), 0);
+  progress.done(
+    extracted === 0 && sources.length > 0
+      ? `nothing extracted (${fromCache} from the ingestion cache${fromCache < sources.length ? `, ${sources.length - fromCache} rebuilt from cached text` : ''})`
+      : `${extracted} extracted, ${fromCache} from the ingestion cache`,
+  );
+  return { docs: results.map((r) => r.doc), stats: { documents: sources.length, pages, extracted, fromCache, ms: performance.now() - t0 } };
+}

@@ -1,0 +1,151 @@
+// `treebench tree build | inspect | compare`: build a table of contents for PDFs (and Markdown),
+// measure a tree, and compare a built tree with a reference outline.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Argv, CommandModule } from 'yargs';
+import { UsageError } from '../errors.ts';
+import { loadConfig } from '../config.ts';
+import { formatTreeQuality, treeQuality } from '../treeQuality.ts';
+import type { DocTree } from '../types.ts';
+import { loadBenchmarkData } from '../../datasets/registry.ts';
+import { DEFAULT_INGEST_DIR, ingestPdfs, type TreeChoice } from '../../datasets/ingest.ts';
+import { loadMarkdownFile } from '../../datasets/markdown.ts';
+import { listFiles, isDirectory, exists, stem } from '../../datasets/files.ts';
+import { addExtractiveSummaries } from '../../datasets/summaries.ts';
+import { readTreeFile, toNativeJson, toPageIndexJson } from '../../datasets/treeFile.ts';
+import type { Runner } from '../commands.ts';
+
+const SOURCES = ['auto', 'outline', 'toc', 'layout', 'pages'] as const;
+
+/** Data text on the terminal: control characters (escape sequences, BEL) shown as `?`. */
+export const termSafe = (s: string): string => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+
+interface BuildArgs {
+  input: string;
+  source: TreeChoice;
+  ignoreOutline?: boolean;
+  format: 'pageindex' | 'native';
+  out: string;
+  summaries: 'auto' | 'none' | 'extractive';
+  withText?: boolean;
+  cache: boolean;
+  quiet?: boolean;
+}
+
+/** PDFs and Markdown files named by a build/inspect target (a file or a folder). */
+function inputFiles(target: string): string[] {
+  if (!exists(target)) throw new UsageError(`${target}: no such file or folder`);
+  const files = isDirectory(target) ? listFiles(target, ['.pdf', '.md', '.markdown']) : [target];
+  if (!files.length) throw new UsageError(`${target}: no .pdf or .md files in this folder`);
+  const bad = files.find((f) => !/\.(pdf|md|markdown)$/i.test(f));
+  if (bad) throw new UsageError(`${bad}: expected a .pdf or .md file (or a folder of them)`);
+  return files;
+}
+
+/** Builds one tree per input file (PDFs through the ingestion cache). */
+async function buildTrees(files: string[], a: Omit<BuildArgs, 'input' | 'format' | 'out' | 'withText'>, warnings: string[]): Promise<DocTree[]> {
+  const pdfs = files.filter((f) => /\.pdf$/i.test(f));
+  const built = await ingestPdfs(
+    pdfs.map((file) => ({ file, docId: stem(file) })),
+    {
+      tree: a.source,
+      ignoreOutline: Boolean(a.ignoreOutline),
+      summaries: a.summaries,
+      cacheDir: a.cache ? path.resolve(DEFAULT_INGEST_DIR) : null,
+      quiet: Boolean(a.quiet),
+      warnings,
+    },
+  );
+  const byFile = new Map(pdfs.map((f, i) => [f, built.docs[i]]));
+  return files.map((f) => {
+    const pdf = byFile.get(f);
+    if (pdf) return pdf;
+    const doc = loadMarkdownFile(f, stem(f), { warnings });
+    if (a.summaries === 'extractive') addExtractiveSummaries(doc);
+    return doc;
+  });
+}
+
+async function cmdBuild(a: BuildArgs): Promise<number> {
+  const files = inputFiles(a.input);
+  const warnings: string[] = [];
+  const docs = await buildTrees(files, a, warnings);
+  for (const w of warnings) process.stderr.write(`warning: ${termSafe(w)}\n`);
+  const serialise = (doc: DocTree) => (a.format === 'pageindex' ? toPageIndexJson(doc, { withText: a.withText }) : toNativeJson(doc, { withPages: a.withText }));
+  const outIsDir = docs.length > 1 || (exists(a.out) && isDirectory(a.out));
+  if (outIsDir) fs.mkdirSync(a.out, { recursive: true });
+  for (const doc of docs) {
+    const file = outIsDir ? path.join(a.out, a.format === 'pageindex' ? `${doc.docId}_structure.json` : `${doc.docId}.json`) : a.out;
+    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify(serialise(doc), null, 2) + '\n');
+    fs.renameSync(tmp, file);
+    const q = treeQuality(doc);
+    process.stderr.write(`${termSafe(doc.docId)}: ${q.source ?? 'headings'}, ${q.nodes} nodes, depth ${q.depth}${q.pages ? `, ${q.pagesCovered}/${q.pages} pages covered` : ''} -> ${file}\n`);
+  }
+  return 0;
+}
+
+async function treesOf(target: string, a: { source: TreeChoice; ignoreOutline?: boolean; cache: boolean; quiet?: boolean }, warnings: string[]): Promise<DocTree[]> {
+  if (/\.ya?ml$/i.test(target)) {
+    const loaded = loadConfig(target);
+    const data = await loadBenchmarkData(loaded.config, loaded.baseDir, { quiet: Boolean(a.quiet) });
+    warnings.push(...data.warnings);
+    return data.corpus.docs;
+  }
+  if (/\.json$/i.test(target)) {
+    if (!exists(target)) throw new UsageError(`${target}: no such file`);
+    return readTreeFile(target).docs;
+  }
+  return buildTrees(inputFiles(target), { source: a.source, ignoreOutline: a.ignoreOutline, summaries: 'auto', cache: a.cache, quiet: a.quiet }, warnings);
+}
+
+async function cmdInspect(a: { target: string; format: 'text' | 'json'; source: TreeChoice; ignoreOutline?: boolean; cache: boolean; quiet?: boolean }): Promise<number> {
+  const warnings: string[] = [];
+  const docs = await treesOf(a.target, a, warnings);
+  const rows = docs.map(treeQuality);
+  process.stdout.write(a.format === 'json' ? JSON.stringify(rows, null, 2) + '\n' : formatTreeQuality(rows, termSafe) + '\n');
+  for (const w of warnings) process.stderr.write(`warning: ${termSafe(w)}\n`);
+  return 0;
+}
+
+const buildOptions = (y: Argv) =>
+  y
+    .option('source', { choices: SOURCES, default: 'auto' as TreeChoice, describe: 'PDFs: outline (bookmarks), toc (printed table of contents), layout (headings by font), pages (page groups), or auto (the first that works)' })
+    .option('ignore-outline', { type: 'boolean', describe: 'PDFs: build as if the file had no bookmarks (to compare with them)' })
+    .option('cache', { type: 'boolean', default: true, describe: `Reuse extracted text and built trees from ${DEFAULT_INGEST_DIR} (--no-cache to rebuild)` })
+    .option('quiet', { type: 'boolean', describe: 'No progress on stderr' });
+
+export function treeCommand(run: Runner): CommandModule {
+  return {
+    command: 'tree',
+    describe: 'Build, inspect and compare document trees (tables of contents)',
+    builder: (y) =>
+      y
+        .command(
+          'build <input>',
+          'Build a tree (table of contents) for a PDF, a Markdown file or a folder of them, and write it as JSON',
+          (yy) =>
+            buildOptions(yy)
+              .positional('input', { type: 'string', demandOption: true, describe: 'A .pdf or .md file, or a folder of them' })
+              .option('format', { choices: ['pageindex', 'native'] as const, default: 'pageindex' as const, describe: 'pageindex: PageIndex structure JSON (title, node_id, start_index, end_index, summary, nodes); native: treebench DocTree JSON' })
+              .option('out', { alias: 'o', type: 'string', demandOption: true, describe: 'Output file (one input) or folder (several: <docId>_structure.json or <docId>.json)' })
+              .option('summaries', { choices: ['auto', 'none', 'extractive'] as const, default: 'auto' as const, describe: 'Node summaries: extractive (offline; auto = for PDFs) or none' })
+              .option('with-text', { type: 'boolean', describe: 'Include node text (pageindex) or page texts (native), so the file stands alone' })
+              .example('$0 tree build report.pdf -o report_structure.json', 'PageIndex-style tree of one PDF')
+              .example('$0 tree build filings/ --ignore-outline -o built/', 'one tree per PDF, bookmarks ignored'),
+          (a) => run(() => cmdBuild(a as unknown as BuildArgs))(),
+        )
+        .command(
+          'inspect <target>',
+          'Measure trees: depth, fanout, poor titles (as the hybrid-beam outline gate counts them), page coverage, largest node, summaries, source',
+          (yy) =>
+            buildOptions(yy)
+              .positional('target', { type: 'string', demandOption: true, describe: 'A tree .json (PageIndex or native), a .pdf / folder (built first), or a config .yaml (its corpus)' })
+              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const }),
+          (a) => run(() => cmdInspect(a as unknown as Parameters<typeof cmdInspect>[0]))(),
+        )
+        .demandCommand(1, 'name a tree subcommand: build, inspect or compare'),
+    handler: () => {},
+  };
+}

@@ -33,6 +33,10 @@ export interface InspectStats {
   goldDocRefs: number;
   goldDocRefsFound: number;
   tags: Record<string, number>;
+  /** Documents per tree source (PDFs: outline, toc, layout, pages; `given` for trees that came as they are). */
+  treeSources: Record<string, number>;
+  /** Documents per summary writer (`extractive`, `model`), for trees whose missing summaries were written. */
+  summaryWriters: Record<string, number>;
 }
 
 export interface InspectOptions {
@@ -72,12 +76,17 @@ export function inspectData(data: { name?: string; corpus: Corpus; questions: Qu
     goldDocRefs: 0,
     goldDocRefsFound: 0,
     tags: {},
+    treeSources: {},
+    summaryWriters: {},
   };
   let parents = 0;
   let children = 0;
   const ids = new Map<string, Set<string>>();
   for (const doc of data.corpus.docs) {
     if (doc.pages?.length) s.pagedDocuments++;
+    const source = doc.treeSource ?? 'given';
+    s.treeSources[source] = (s.treeSources[source] ?? 0) + 1;
+    if (doc.summaries) s.summaryWriters[doc.summaries] = (s.summaryWriters[doc.summaries] ?? 0) + 1;
     const docIds = new Set<string>();
     ids.set(doc.docId, docIds);
     if (doc.nodes.length) {
@@ -126,6 +135,11 @@ export function inspectData(data: { name?: string; corpus: Corpus; questions: Qu
   return s;
 }
 
+const counts = (c: Record<string, number>) =>
+  Object.entries(c)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
 const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : '-');
 const num = (n: number) => n.toLocaleString('en-US');
 
@@ -134,9 +148,10 @@ export function formatInspect(s: InspectStats): string {
   const rows: Array<[string, string]> = [
     ['documents', `${num(s.documents)}${s.pagedDocuments ? ` (${num(s.pagedDocuments)} with page texts)` : ''}`],
     ['nodes', `${num(s.nodes)} (${num(s.leaves)} leaves)`],
+    ['tree sources', counts(s.treeSources) + (s.treeSources.pages ? ' (pages: no outline, table of contents or headings found; see `treebench tree inspect`)' : '')],
     ['max depth', String(s.maxDepth)],
     ['fanout', `mean ${s.meanFanout.toFixed(2)}, max ${s.maxFanout}`],
-    ['nodes with summary', `${num(s.nodesWithSummary)} (${pct(s.nodesWithSummary, s.nodes)})`],
+    ['nodes with summary', `${num(s.nodesWithSummary)} (${pct(s.nodesWithSummary, s.nodes)})${Object.keys(s.summaryWriters).length ? `; written by: ${counts(s.summaryWriters)} (documents)` : ''}`],
     ['nodes with text', `${num(s.nodesWithText)} (${pct(s.nodesWithText, s.nodes)})`],
     ['nodes with pages', `${num(s.nodesWithPages)} (${pct(s.nodesWithPages, s.nodes)})`],
     ['text tokens', `~${num(s.textTokens)}`],

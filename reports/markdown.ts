@@ -105,6 +105,7 @@ function efficiencyTable(strategies: StrategySummary[], priced: boolean): string
     'nodes opened/q',
     'budget exhausted',
     'parse failures',
+    'value fallbacks',
   ];
   const rows = strategies.map((s) => [
     escapeMarkdown(s.strategy),
@@ -121,6 +122,8 @@ function efficiencyTable(strategies: StrategySummary[], priced: boolean): string
     withCi(s.nodesOpenedPerQuestion, s.intervals?.nodesOpenedPerQuestion, num),
     budgets(s),
     String(s.parseFailures),
+    // Records in which a tree strategy gave up on the tree and opened value-search hits instead.
+    `${s.valueFallbackRecords ?? 0} of ${s.records}`,
   ]);
   return table(head, rows);
 }

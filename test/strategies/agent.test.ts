@@ -357,7 +357,11 @@ describe('fitOutline', () => {
     const fit = fitOutline(outline, size - 1, count);
     expect(fit.outline).toEqual([{ node_id: 'a', title: 'A', nodes: [{ node_id: 'a1', title: 'A1', hidden_sections: 1 }] }, { node_id: 'b', title: 'B' }]);
     expect(fit.note).toMatch(/3 of 4 sections shown\. Call get_document_structure with a node_id/);
-    const top = fitOutline(outline, 60, count);
-    expect(top.outline).toEqual([{ node_id: 'a', title: 'A', hidden_sections: 2 }, { node_id: 'b', title: 'B' }]);
+    const depth1 = [{ node_id: 'a', title: 'A', hidden_sections: 2 }, { node_id: 'b', title: 'B' }];
+    expect(fitOutline(outline, JSON.stringify(depth1).length, count).outline).toEqual(depth1);
+    // Not even the top level fits: as many top-level entries as do, and a note pointing to search.
+    const part = fitOutline(outline, JSON.stringify(depth1).length - 1, count);
+    expect(part.outline).toEqual([depth1[0]]);
+    expect(part.note).toMatch(/1 top-level sections are not shown; search_sections finds sections anywhere/);
   });
 });

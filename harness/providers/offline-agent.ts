@@ -36,8 +36,8 @@ export interface AgentReply {
   toolCalls?: ToolCall[];
 }
 
-/** Sections read at most before answering, even when tool calls are left. */
-const MAX_READS = 3;
+/** Sections read at most before answering, even when tool calls are left (as many as node-list opens by default). */
+const MAX_READS = 4;
 /** Reciprocal-rank-fusion constant: rank r contributes 1 / (RRF_K + r). */
 const RRF_K = 1;
 /** Candidates below this share of the best fused score are not worth a read. */

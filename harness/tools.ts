@@ -3,6 +3,7 @@
 // counted as tokens. The agent strategy (strategies/agent.ts) catches the refusal in
 // `toolMode: auto` and continues with its text protocol.
 import type { ChatMessage, ToolCall, ToolSpec } from './types.ts';
+import { redactSecrets } from './secrets.ts';
 
 /** The server (or provider) does not do native tool calling. The call was made and failed. */
 export class ToolsUnsupportedError extends Error {
@@ -11,7 +12,7 @@ export class ToolsUnsupportedError extends Error {
     /** Extra attempts the failed call needed. */
     readonly retries = 0,
   ) {
-    super(message);
+    super(redactSecrets(message));
     this.name = 'ToolsUnsupportedError';
   }
 }

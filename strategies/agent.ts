@@ -226,18 +226,15 @@ export const agentStrategy: Strategy<AgentParams> = {
         continue;
       }
 
-      if (x.mode === 'native') {
-        // No tool call: this is the answer.
-        const parsed = parseJsonObject(reply.text);
-        final = parsed.ok ? readFinalAnswer(parsed.value) : null;
-        if (!final) {
-          x.parseFailures++;
-          rawAnswer = reply.text.trim();
-        }
+      // No native tool call: a final answer, or a tool request written as text (some models
+      // served with tools still write the text protocol; it is honoured in either mode).
+      const r = parseTextReply(reply.text);
+      if (r.kind === 'invalid' && x.mode === 'native') {
+        // Prose instead of JSON: a real model that ignores the format still answered.
+        x.parseFailures++;
+        rawAnswer = reply.text.trim();
         break;
       }
-
-      const r = parseTextReply(reply.text);
       if (r.kind === 'tool') {
         invalidInARow = 0;
         x.messages.push({ role: 'assistant', content: reply.text });

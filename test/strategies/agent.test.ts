@@ -152,6 +152,15 @@ describe('agent, native tool calls', () => {
     expect(uncited.res.evidence.map((e) => e.nodeId)).toEqual(['a1', 'b3', 'h1']);
   });
 
+  it('honours a tool request written as text by a model that was offered native tools', async () => {
+    const model = nativeScript([{ text: '{"tool": "get_section_content", "arguments": {"doc_id": "manual", "node_id": "b2y"}, "reason": "text habit"}' }, { text: answer('Location') }]);
+    const { res, seen } = await run(model, { params: { toolMode: 'native' } });
+    expect(textResults(seen[1].messages).map((r) => r.name)).toEqual(['get_section_content']);
+    expect(res.trace.find((s) => s.action === 'tool')).toMatchObject({ tool: 'get_section_content', reason: 'text habit' });
+    expect(res).toMatchObject({ answer: 'Location', parseFailures: 0 });
+    expect(res.evidence.map((e) => e.nodeId)).toEqual(['b2y']);
+  });
+
   it('takes a prose reply as the answer and counts a parse failure', async () => {
     const { res } = await run(nativeScript([{ text: 'It is under Settings.' }]), { params: { toolMode: 'native' } });
     expect(res.answer).toBe('It is under Settings.');

@@ -6,12 +6,14 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ChatMessage, Usage } from './types.ts';
+import type { ChatMessage, ToolCall, ToolSpec, Usage } from './types.ts';
 
 export interface CachedChat {
   text: string;
   model: string;
   usage?: Usage;
+  /** Tool calls the model made (native tool calling). */
+  toolCalls?: ToolCall[];
   latencyMs: number;
 }
 
@@ -22,6 +24,9 @@ export interface CacheKeyParts {
   maxTokens: number;
   json: boolean;
   repeat: number;
+  /** Tools offered and the tool choice, for calls that offer tools (absent otherwise). */
+  tools?: ToolSpec[];
+  toolChoice?: string;
 }
 
 export class ResponseCache {

@@ -12,6 +12,7 @@ import { ResponseCache } from './cache.ts';
 import type { StrategyContext, ValueSearchOptions } from '../strategies/types.ts';
 import { indexDoc } from '../strategies/shared/tree.ts';
 import { mulberry32 } from './random.ts';
+import { meteredMessages, toolCallsText } from './tools.ts';
 
 /** What every context of a run shares. */
 export interface ModelDoor {
@@ -89,24 +90,32 @@ export class MeteredContext implements StrategyContext {
 
   async chat(messages: ChatMessage[], opts: ChatOptions = {}): Promise<ChatResult> {
     const { provider, prices, limiter } = this.door;
-    const inputEstimate = countChatTokens(messages, provider.id);
+    const inputEstimate = countChatTokens(meteredMessages(messages, opts.tools), provider.id);
     const maxTokens = this.budget.maxOutputTokens(inputEstimate, opts.maxTokens ?? this.door.maxOutputTokens ?? 1024);
     // Refuse up front what cannot fit: the input plus at least one output token.
     this.budget.beforeCall({ tokens: inputEstimate + 1, dollars: priceCall(prices, this.pricedModel, inputEstimate, 1).costUsd });
     const log: CallLog = { kind: 'chat', task: opts.task, model: provider.id, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: false, retries: 0 };
     this.calls.push(log);
     const cacheKey = this.door.cache
-      ? ResponseCache.key({ model: this.door.modelKey ?? provider.id, messages, maxTokens, json: Boolean(opts.json), repeat: this.repeat })
+      ? ResponseCache.key({
+          model: this.door.modelKey ?? provider.id,
+          messages,
+          maxTokens,
+          json: Boolean(opts.json),
+          repeat: this.repeat,
+          // Only tool calls carry these, so the keys of every other call stay as they were.
+          ...(opts.tools ? { tools: opts.tools, toolChoice: opts.toolChoice ?? 'auto' } : {}),
+        })
       : null;
     const hit = cacheKey ? this.door.cache!.get(cacheKey) : undefined;
     if (hit) {
       log.cached = true;
       log.latencyMs = hit.latencyMs;
       log.inputTokens = hit.usage?.inputTokens ?? inputEstimate;
-      log.outputTokens = hit.usage?.outputTokens ?? countTokens(hit.text, provider.id);
+      log.outputTokens = hit.usage?.outputTokens ?? countTokens(hit.text + toolCallsText(hit.toolCalls), provider.id);
       log.costUsd = priceCall(prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
       this.budget.afterCall({ tokens: log.inputTokens + log.outputTokens, dollars: log.costUsd });
-      return { text: hit.text, model: hit.model, ...(hit.usage ? { usage: hit.usage } : {}), cached: true };
+      return { text: hit.text, model: hit.model, ...(hit.usage ? { usage: hit.usage } : {}), ...(hit.toolCalls ? { toolCalls: hit.toolCalls } : {}), cached: true };
     }
     let started = 0;
     const requested = performance.now();
@@ -118,12 +127,20 @@ export class MeteredContext implements StrategyContext {
       });
       log.latencyMs = performance.now() - started;
       log.inputTokens = result.usage?.inputTokens ?? inputEstimate;
-      log.outputTokens = result.usage?.outputTokens ?? countTokens(result.text, provider.id);
+      log.outputTokens = result.usage?.outputTokens ?? countTokens(result.text + toolCallsText(result.toolCalls), provider.id);
       log.retries = result.retries ?? 0;
       log.cached = result.cached ?? false;
       log.costUsd = priceCall(prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
       this.budget.afterCall({ tokens: log.inputTokens + log.outputTokens, dollars: log.costUsd });
-      if (cacheKey) this.door.cache!.set(cacheKey, { text: result.text, model: result.model, ...(result.usage ? { usage: result.usage } : {}), latencyMs: log.latencyMs });
+      if (cacheKey) {
+        this.door.cache!.set(cacheKey, {
+          text: result.text,
+          model: result.model,
+          ...(result.usage ? { usage: result.usage } : {}),
+          ...(result.toolCalls?.length ? { toolCalls: result.toolCalls } : {}),
+          latencyMs: log.latencyMs,
+        });
+      }
       return result;
     } catch (err) {
       if (started) log.latencyMs = performance.now() - started;
@@ -133,6 +150,11 @@ export class MeteredContext implements StrategyContext {
       this.budget.afterCall({ tokens: 0, dollars: 0 });
       throw err;
     }
+  }
+
+  /** False once the provider knows its server refuses native tool calling. */
+  toolsSupported(): boolean {
+    return this.door.provider.supportsTools !== false;
   }
 
   async embed(texts: string[]): Promise<Float32Array[]> {

@@ -74,10 +74,28 @@ export function toQuestionInput(q: Question): QuestionInput {
 // ---------------------------------------------------------------------------------------------
 // Models
 
-export type Role = 'system' | 'user' | 'assistant';
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
 export interface ChatMessage {
   role: Role;
   content: string;
+  /** assistant: the tools the model called in this turn (native tool calling). */
+  toolCalls?: ToolCall[];
+  /** tool: the id of the call this message answers. */
+  toolCallId?: string;
+}
+
+/** A tool offered to the model (native tool calling): its parameters as a JSON Schema object. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** One tool call a model made. `arguments` is the raw JSON text the model wrote (it may be invalid). */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
 }
 
 export interface ChatOptions {
@@ -87,6 +105,10 @@ export interface ChatOptions {
   temperature?: number;
   /** Ask the provider for a JSON object answer. */
   json?: boolean;
+  /** Tools the model may call (native tool calling); a provider that cannot throws ToolsUnsupportedError. */
+  tools?: ToolSpec[];
+  /** `none` asks for a plain answer although tools are listed. */
+  toolChoice?: 'auto' | 'none' | 'required';
 }
 
 export interface Usage {
@@ -103,6 +125,8 @@ export interface ChatResult {
   retries?: number;
   /** True when the answer came from a response cache. */
   cached?: boolean;
+  /** Tools the model called instead of (or beside) answering, when tools were offered. */
+  toolCalls?: ToolCall[];
 }
 
 /** A chat model behind one provider. Providers are stateless apart from their client. */
@@ -111,6 +135,8 @@ export interface ChatProvider {
   readonly id: string;
   /** True for the embedded offline reasoner, so reports can label its results. */
   readonly offline: boolean;
+  /** False once the provider knows its server refuses native tools (see harness/tools.ts). */
+  readonly supportsTools?: boolean;
   chat(messages: ChatMessage[], opts: ChatOptions & { attempt?: number; signal?: AbortSignal }): Promise<ChatResult>;
 }
 
@@ -169,7 +195,7 @@ export interface EvidenceItem {
   score?: number;
 }
 
-export type TraceAction = 'select' | 'expand' | 'skip' | 'open' | 'score' | 'sufficiency' | 'answer' | 'doc-select' | 'fallback';
+export type TraceAction = 'select' | 'expand' | 'skip' | 'open' | 'score' | 'sufficiency' | 'answer' | 'doc-select' | 'fallback' | 'tool';
 
 export interface TraceStep {
   step: number;
@@ -182,6 +208,10 @@ export interface TraceStep {
   pages?: [number, number];
   /** Depth in the tree (0 = top level), so `treebench trace` can indent. */
   depth?: number;
+  /** `tool` steps (agent): the tool called, its arguments and a preview of what it returned. */
+  tool?: string;
+  args?: Record<string, unknown>;
+  result?: string;
 }
 
 export interface StrategyResult {

@@ -4,7 +4,9 @@ import { indexDoc } from '../strategies/shared/tree.ts';
 import { headlineRecall } from '../harness/metrics/retrieval.ts';
 
 const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
-const oneLine = (s: string) => s.replace(/\s+/g, ' ').trim();
+// Control characters (escape sequences in dataset or model text) never reach the terminal.
+// eslint-disable-next-line no-control-regex
+const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
 
 /** Looks up a node title for display; ids alone are hard to follow. */
 function titleOf(corpus: Corpus | null, step: TraceStep): string | null {
@@ -50,6 +52,15 @@ export function formatTrace(record: RunRecord, corpus: Corpus | null, opts: { wi
       step.score !== undefined ? `score ${Number(step.score.toFixed(3))}` : '',
       step.pages ? `pages ${step.pages[0]}-${step.pages[1]}` : '',
     ].filter(Boolean);
+    if (step.tool) {
+      // Agent steps: the call on its line, then why and what came back, indented below it.
+      const call = `${step.tool}(${step.args ? oneLine(JSON.stringify(step.args)).replace(/^\{|\}$/g, '') : ''})`;
+      lines.push(clip([`${String(step.step).padStart(3)} ${indent}${call}`, title ? `"${title}"` : '', `[${step.source}]`].filter(Boolean).join(' '), width));
+      const pad = ' '.repeat(5 + indent.length);
+      if (step.reason) lines.push(clip(`${pad}why:    ${oneLine(step.reason)}`, width));
+      if (step.result !== undefined) lines.push(clip(`${pad}result: ${oneLine(step.result)}`, width));
+      continue;
+    }
     let line = bits.join(' ');
     if (step.reason) line += ` — ${oneLine(step.reason)}`;
     lines.push(clip(line, width));

@@ -6,10 +6,11 @@ import { nodeListStrategy } from './node-list.ts';
 import { layerwiseStrategy } from './layerwise.ts';
 import { mctsStrategy } from './mcts.ts';
 import { hybridBeamStrategy } from './hybrid-beam.ts';
+import { agentStrategy } from './agent.ts';
 
 // Each entry keeps its own params type; the registry erases it at the boundary, where
 // configs are validated against the entry's own schema before `run` sees them.
-const STRATEGIES: Strategy<any>[] = [vectorStrategy, nodeListStrategy, layerwiseStrategy, hybridBeamStrategy, mctsStrategy];
+const STRATEGIES: Strategy<any>[] = [vectorStrategy, nodeListStrategy, layerwiseStrategy, hybridBeamStrategy, mctsStrategy, agentStrategy];
 
 /** Adds a strategy (plugins, tests). A name already taken is an error, not a silent override. */
 export function registerStrategy(strategy: Strategy<any>): void {

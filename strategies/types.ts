@@ -38,6 +38,8 @@ export interface StrategyContext {
   readonly seed: number;
   doc(docId: string): DocTree;
   node(docId: string, nodeId: string): TreeNode;
+  /** False once the run's provider knows its server refuses native tools (absent: unknown, try). */
+  toolsSupported?(): boolean;
 }
 
 export interface Strategy<P = Record<string, unknown>> {

@@ -11,6 +11,7 @@ import { extractPayload, type PromptPayload, type TaskAnswers } from '../../stra
 import { bm25Scores } from '../text/bm25.ts';
 import { hasNumber, isStopword, stem, tokenize, words } from '../text/tokenize.ts';
 import { mulberry32 } from '../random.ts';
+import { playAgent, type AgentReply } from './offline-agent.ts';
 
 export const NOT_FOUND = 'Not found in the provided context.';
 export const CANNOT_PARSE = 'I cannot parse this request: the last user message carries no treebench task payload I know.';
@@ -65,6 +66,8 @@ export function delaySequence(latency: LatencyOptions): () => number {
 export class OfflineReasoner implements ChatProvider {
   readonly id: string;
   readonly offline = true;
+  /** It plays the agent with native tool calls too (harness/providers/offline-agent.ts). */
+  readonly supportsTools = true;
   private readonly nextDelay: (() => number) | null;
 
   constructor(opts: OfflineReasonerOptions = {}) {
@@ -74,11 +77,29 @@ export class OfflineReasoner implements ChatProvider {
 
   async chat(messages: ChatMessage[], opts: ChatOptions & { attempt?: number; signal?: AbortSignal } = {}): Promise<ChatResult> {
     // The answer is computed before (and independently of) the simulated wait.
-    const text = respond(messages, opts.maxTokens);
+    const { text, toolCalls } = respondChat(messages, opts);
     const delay = this.nextDelay ? this.nextDelay() : 0;
     if (delay > 0) await sleep(delay, undefined, { signal: opts.signal });
     else opts.signal?.throwIfAborted();
-    return { text, model: this.id };
+    return { text, model: this.id, ...(toolCalls?.length ? { toolCalls } : {}) };
+  }
+}
+
+/**
+ * The reasoner's reply to a chat request, tool calls included: an agent conversation (with the
+ * tools offered natively or in its text protocol) is played by offline-agent.ts, anything else
+ * answered by `respond`. Pure; the loopback test server calls it with what came over HTTP.
+ */
+export function respondChat(messages: ChatMessage[], opts: Pick<ChatOptions, 'maxTokens' | 'tools' | 'toolChoice'> = {}): AgentReply {
+  return playAgent(messages, opts.tools, opts.toolChoice, solveTask) ?? { text: respond(messages, opts.maxTokens) };
+}
+
+/** One task payload's answer object, or null for a payload it cannot answer. */
+function solveTask(payload: PromptPayload): object | null {
+  try {
+    return dispatch(payload);
+  } catch {
+    return null;
   }
 }
 

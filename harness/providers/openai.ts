@@ -8,8 +8,12 @@
 //    and dropped on a 400 that names it;
 //  - max_tokens vs max_completion_tokens: newer OpenAI models require the latter -> picked by
 //    model id, switched on a 400 that asks for it, or forced with `maxTokensField`.
+//  - tools (native tool calling): a server that refuses them (see isToolsRefusal) gets a
+//    ToolsUnsupportedError, and the provider says `supportsTools: false` from then on so that
+//    callers in `toolMode: auto` stop offering them.
 import type OpenAI from 'openai';
-import type { ChatMessage, ChatOptions, ChatProvider, ChatResult, Usage } from '../types.ts';
+import type { ChatMessage, ChatOptions, ChatProvider, ChatResult, ToolCall, Usage } from '../types.ts';
+import { isToolsRefusal, ToolsUnsupportedError } from '../tools.ts';
 import { redactSecrets } from '../secrets.ts';
 import {
   createClient,
@@ -74,6 +78,11 @@ export class OpenAIChatProvider implements ChatProvider {
   private sendJsonFormat: boolean;
   private sendTemperature: boolean;
   private maxTokensField: MaxTokensField;
+  private toolsRefused = false;
+
+  get supportsTools(): boolean {
+    return !this.toolsRefused;
+  }
 
   constructor(opts: OpenAIChatProviderOptions) {
     if (!opts.model || typeof opts.model !== 'string') throw new Error('openai provider: "model" is required (e.g. gpt-4.1-mini)');
@@ -93,8 +102,12 @@ export class OpenAIChatProvider implements ChatProvider {
     const build = (): Record<string, unknown> => {
       const body: Record<string, unknown> = {
         model: this.opts.model,
-        messages: messages.map((m) => ({ role: m.role, content: m.content })),
+        messages: messages.map(toWireMessage),
       };
+      if (opts.tools?.length) {
+        body.tools = opts.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+        if (opts.toolChoice) body.tool_choice = opts.toolChoice;
+      }
       const temperature = opts.temperature ?? this.opts.temperature ?? 0;
       if (this.sendTemperature) body.temperature = temperature;
       if (opts.maxTokens !== undefined) body[this.maxTokensField] = opts.maxTokens;
@@ -104,6 +117,7 @@ export class OpenAIChatProvider implements ChatProvider {
     let body = build();
 
     const what = `openai chat "${this.id}" at ${this.conn.baseURL}`;
+    if (opts.tools?.length && this.toolsRefused) throw new ToolsUnsupportedError(`${what}: the server refused native tools earlier in this run`);
     const { value: res, retries } = await withRetries(
       () =>
         this.client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
@@ -134,7 +148,13 @@ export class OpenAIChatProvider implements ChatProvider {
           return true;
         },
       },
-    );
+    ).catch((err: unknown) => {
+      if (opts.tools?.length && err instanceof ProviderError && isToolsRefusal(err.status, err.message)) {
+        this.toolsRefused = true;
+        throw new ToolsUnsupportedError(err.message, err.retries);
+      }
+      throw err;
+    });
 
     const choice = res.choices?.[0];
     if (!choice) {
@@ -146,11 +166,39 @@ export class OpenAIChatProvider implements ChatProvider {
       retries,
       finishReason: choice.finish_reason ?? undefined,
     };
+    const toolCalls = fromWireToolCalls(choice.message?.tool_calls);
+    if (toolCalls.length) result.toolCalls = toolCalls;
     const usage = toUsage(res.usage);
     if (usage) result.usage = usage;
     if (adaptations.length) result.adaptations = adaptations.map(redactSecrets);
     return result;
   }
+}
+
+/** A message as the chat-completions protocol carries it, tool calls and tool results included. */
+function toWireMessage(m: ChatMessage): Record<string, unknown> {
+  if (m.role === 'tool') return { role: 'tool', tool_call_id: m.toolCallId ?? '', content: m.content };
+  if (m.role === 'assistant' && m.toolCalls?.length) {
+    return {
+      role: 'assistant',
+      content: m.content || null,
+      tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+    };
+  }
+  return { role: m.role, content: m.content };
+}
+
+/** Function tool calls from a response (custom tools are not offered, so not expected). */
+function fromWireToolCalls(calls: unknown): ToolCall[] {
+  if (!Array.isArray(calls)) return [];
+  const out: ToolCall[] = [];
+  for (const [i, c] of calls.entries()) {
+    const fn = (c as { function?: { name?: unknown; arguments?: unknown } })?.function;
+    if (!fn || typeof fn.name !== 'string') continue;
+    const id = (c as { id?: unknown }).id;
+    out.push({ id: typeof id === 'string' && id ? id : `call_${i}`, name: fn.name, arguments: typeof fn.arguments === 'string' ? fn.arguments : JSON.stringify(fn.arguments ?? {}) });
+  }
+  return out;
 }
 
 /** Usage from the response, only when the server reported both numbers (else the meter counts). */

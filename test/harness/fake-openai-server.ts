@@ -27,14 +27,19 @@ export type Reply = ScriptedReply | ((req: RecordedRequest) => ScriptedReply | P
 export function chatCompletion(
   text: string,
   usage: { prompt: number; completion: number; cached?: number } | null = { prompt: 11, completion: 7 },
-  opts: { model?: string; finishReason?: string } = {},
+  opts: { model?: string; finishReason?: string; toolCalls?: Array<{ id: string; name: string; arguments: string }> } = {},
 ): ScriptedReply {
+  const message: Record<string, unknown> = { role: 'assistant', content: text };
+  if (opts.toolCalls?.length) {
+    message.content = text || null;
+    message.tool_calls = opts.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } }));
+  }
   const body: Record<string, unknown> = {
     id: 'chatcmpl-test',
     object: 'chat.completion',
     created: 1_700_000_000,
     model: opts.model ?? 'scripted-model',
-    choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: opts.finishReason ?? 'stop' }],
+    choices: [{ index: 0, message, finish_reason: opts.finishReason ?? (opts.toolCalls?.length ? 'tool_calls' : 'stop') }],
   };
   if (usage) {
     body.usage = {

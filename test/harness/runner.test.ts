@@ -108,14 +108,14 @@ describe('runBenchmark', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return lo + (seed % (hi - lo + 1));
     };
-    const names = ['vector', 'node-list', 'layerwise', 'hybrid-beam', 'mcts'];
-    const entries = Array.from({ length: 15 }, (_, i) => ({
-      id: `${names[i % 5]}-${i}`,
-      strategy: names[i % 5],
+    const names = ['vector', 'node-list', 'layerwise', 'hybrid-beam', 'mcts', 'agent'];
+    const entries = Array.from({ length: 18 }, (_, i) => ({
+      id: `${names[i % names.length]}-${i}`,
+      strategy: names[i % names.length],
       budget: { calls: rand(1, 8), tokens: rand(500, 20000), nodesVisited: rand(1, 8), nodesOpened: rand(1, 5), evidenceTokens: rand(20, 800) },
     }));
     const outcome = await runBenchmark({ loaded: configOf({ strategies: entries }), data: await sample(4), outDir: tmp(), runId: 'rb' });
-    expect(outcome.records).toHaveLength(60);
+    expect(outcome.records).toHaveLength(72);
     for (const r of outcome.records) {
       const b = entries.find((e) => e.id === r.strategy)!.budget;
       expect(r.error).toBeNull();
@@ -199,13 +199,13 @@ describe('runBenchmark', () => {
 describe('strategies through the openai provider', () => {
   it('make the same decisions over HTTP as in-process when the server answers like the offline reasoner', async () => {
     const { FakeOpenAIServer, chatCompletion } = await import('./fake-openai-server.ts');
-    const { respond } = await import('../../harness/providers/offline.ts');
     const server = await FakeOpenAIServer.start();
     // The loopback "model" sees only the HTTP request body, exactly what a hosted model would.
-    server.onChat = (req) => chatCompletion(respond(req.body.messages, req.body.max_tokens), { prompt: 100, completion: 10 });
+    server.onChat = (req) => offlineOverHttp(req.body, chatCompletion);
     try {
       await withOpenAIEnv('loopback-placeholder-key', server.baseURL, async () => {
-        const strategies = ['vector', 'node-list', 'layerwise', 'hybrid-beam', 'mcts'];
+        // The agent in both tool modes: native tool calls over the wire, and the text protocol.
+        const strategies = ['vector', 'node-list', 'layerwise', 'hybrid-beam', 'mcts', 'agent', { id: 'agent-text', strategy: 'agent', params: { toolMode: 'text' } }];
         const data = await sample(4);
         const http = await runBenchmark({ loaded: configOf({ model: { provider: 'openai', model: 'gpt-4o-mini' }, strategies }), data, outDir: tmp(), runId: 'h' });
         const local = await runBenchmark({ loaded: configOf({ model: { provider: 'offline' }, strategies }), data, outDir: tmp(), runId: 'l' });
@@ -214,12 +214,61 @@ describe('strategies through the openai provider', () => {
         expect(view(http)).toEqual(view(local));
         expect(server.requestsTo('/v1/chat/completions').length).toBe(http.records.reduce((n, r) => n + r.calls, 0));
         expect(http.records[0].callLog.find((c) => c.kind === 'chat')!.inputTokens).toBe(100);
+        // The agent's turns really went over the wire as native tool calls (and the text mode's did not).
+        const bodies = server.requestsTo('/v1/chat/completions').map((r) => r.body);
+        const agentCalls = http.records.filter((r) => r.strategy === 'agent').reduce((n, r) => n + r.calls, 0);
+        expect(bodies.filter((b) => Array.isArray(b.tools)).length).toBe(agentCalls);
+        expect(bodies.some((b) => b.messages.some((m: { role: string }) => m.role === 'tool'))).toBe(true);
+        expect(bodies.some((b) => b.messages.some((m: { role: string; content: string }) => m.role === 'user' && m.content?.startsWith('[Tool Result: ')))).toBe(true);
+        const agent = http.records.filter((r) => r.strategy.startsWith('agent'));
+        expect(agent.every((r) => r.trace.some((s) => s.action === 'tool') && r.evidence.length > 0)).toBe(true);
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('agent in toolMode auto falls back to the text protocol when the server refuses tools, deciding as in-process text', async () => {
+    const { FakeOpenAIServer, chatCompletion, apiError } = await import('./fake-openai-server.ts');
+    const server = await FakeOpenAIServer.start();
+    server.onChat = (req) => (req.body.tools ? apiError(400, 'this model does not support tools') : offlineOverHttp(req.body, chatCompletion));
+    try {
+      await withOpenAIEnv('loopback-placeholder-key', server.baseURL, async () => {
+        const data = await sample(4);
+        const http = await runBenchmark({ loaded: configOf({ model: { provider: 'openai', model: 'local-model' }, strategies: ['agent'] }), data, outDir: tmp(), runId: 'f' });
+        const local = await runBenchmark({ loaded: configOf({ model: { provider: 'offline' }, strategies: [{ id: 'agent', strategy: 'agent', params: { toolMode: 'text' } }] }), data, outDir: tmp(), runId: 'g' });
+        const view = (o: typeof http) => o.records.map((r) => ({ q: r.questionId, answer: r.answer, evidence: r.evidence.map((e) => e.nodeId), tools: r.trace.filter((s) => s.action === 'tool').map((s) => s.tool) }));
+        expect(view(http)).toEqual(view(local));
+        expect(http.records.every((r) => r.error === null && r.trace.some((s) => s.action === 'fallback' && /text protocol/.test(s.reason ?? '')))).toBe(true);
+        // Refused calls were made and are in the call logs, as errors; once known, tools are not offered again.
+        const refused = http.records.flatMap((r) => r.callLog.filter((c) => c.error));
+        expect(refused.length).toBeGreaterThanOrEqual(1);
+        expect(refused.every((c) => /does not support tools|refused native tools/.test(c.error!))).toBe(true);
+        const withTools = server.requestsTo('/v1/chat/completions').filter((r) => r.body.tools).length;
+        expect(withTools).toBeLessThanOrEqual(data.questions.length);
       });
     } finally {
       await server.close();
     }
   });
 });
+
+/**
+ * The offline reasoner answering an HTTP chat-completions body: the wire messages turned back into
+ * chat messages (tool calls and tool results included), and its reply (text or tool calls) into a
+ * chat completion. It sees nothing but the request.
+ */
+async function offlineOverHttp(body: any, chatCompletion: typeof import('./fake-openai-server.ts').chatCompletion) {
+  const { respondChat } = await import('../../harness/providers/offline.ts');
+  const messages: ChatMessage[] = body.messages.map((m: any): ChatMessage => {
+    if (m.role === 'tool') return { role: 'tool', toolCallId: m.tool_call_id, content: m.content };
+    if (m.tool_calls) return { role: 'assistant', content: m.content ?? '', toolCalls: m.tool_calls.map((c: any) => ({ id: c.id, name: c.function.name, arguments: c.function.arguments })) };
+    return { role: m.role, content: m.content };
+  });
+  const tools = body.tools?.map((t: any) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters }));
+  const reply = respondChat(messages, { maxTokens: body.max_tokens, tools, toolChoice: body.tool_choice });
+  return chatCompletion(reply.text, { prompt: 100, completion: 10 }, { toolCalls: reply.toolCalls });
+}
 
 describe('response cache', () => {
   it('answers a re-run from the cache, replaying usage, while repeats stay independent calls', async () => {

@@ -192,3 +192,29 @@ export function scoreRetrieval(
 export function headlineRecall(retrieval: RecordRetrieval | null | undefined): number | null {
   return retrieval?.node?.recall ?? retrieval?.page?.recall ?? retrieval?.doc?.recall ?? null;
 }
+
+/** The default cutoff of ranked metrics (README promises nDCG@10). */
+export const DEFAULT_K = 10;
+
+/** `scoring.k` as a list: a number, a list, or nothing (the default). */
+export function cutoffs(k: number | readonly number[] | undefined): number[] {
+  const list = k === undefined ? [DEFAULT_K] : typeof k === 'number' ? [k] : [...k];
+  for (const v of list) checkK(v);
+  return list.length ? [...new Set(list)] : [DEFAULT_K];
+}
+
+/**
+ * A record's retrieval scores at the cutoffs of `scoring.k`: the first cutoff fills node/page/doc
+ * (and `k`), further ones go under `at[k]`. A gold hit at rank 11 counts 0 in nDCG@10.
+ */
+export function scoreRetrievalAtK(
+  question: Question,
+  evidence: readonly RankedEvidence[],
+  corpus: Corpus,
+  k?: number | readonly number[],
+): RecordRetrieval {
+  const [first, ...rest] = cutoffs(k) as [number, ...number[]];
+  const out: RecordRetrieval = { ...scoreRetrieval(question, evidence, corpus, { k: first }), k: first };
+  if (rest.length) out.at = Object.fromEntries(rest.map((kk) => [String(kk), scoreRetrieval(question, evidence, corpus, { k: kk })]));
+  return out;
+}

@@ -228,7 +228,7 @@ export function findDates(text: string): Array<DateParts & { start: number; end:
 // Units
 
 export interface CanonicalUnit {
-  dimension: 'time' | 'data';
+  dimension: 'time' | 'data' | 'length';
   /** Size of the unit in the dimension's base (seconds, bytes). */
   factor: number;
 }
@@ -242,6 +242,10 @@ const UNIT_TABLE: Array<[CanonicalUnit, string[]]> = [
   [{ dimension: 'time', factor: 7 * 86400 }, ['week', 'weeks', 'wk', 'wks']],
   [{ dimension: 'time', factor: 30.4375 * 86400 }, ['month', 'months']],
   [{ dimension: 'time', factor: 365.25 * 86400 }, ['year', 'years', 'yr', 'yrs']],
+  [{ dimension: 'length', factor: 1e-3 }, ['mm', 'millimetre', 'millimetres', 'millimeter', 'millimeters']],
+  [{ dimension: 'length', factor: 1e-2 }, ['cm', 'centimetre', 'centimetres', 'centimeter', 'centimeters']],
+  [{ dimension: 'length', factor: 1 }, ['m', 'metre', 'metres', 'meter', 'meters']],
+  [{ dimension: 'length', factor: 1e3 }, ['km', 'kilometre', 'kilometres', 'kilometer', 'kilometers']],
   [{ dimension: 'data', factor: 1 }, ['byte', 'bytes']],
   [{ dimension: 'data', factor: 1e3 }, ['kb', 'kilobyte', 'kilobytes']],
   [{ dimension: 'data', factor: 1e6 }, ['mb', 'megabyte', 'megabytes']],

@@ -13,9 +13,12 @@
 //   2. When the answer marks its result (`= 30.8%`, `answer: 30.8%`, `answer is 30.8%`), the
 //      first candidate after the last marker is the claim.
 //   3. Otherwise candidates are grouped into distinct values (within tolerance). One value is the
-//      claim. Two values count when either matches, unless the answer offers them as
-//      alternatives (`30% or 40%`, `either`, `between`), e.g. "from $5.0B in 2021 to $5.4B in
-//      2022". Three or more values without a marker are a list of candidates: not a claim.
+//      claim. Two values count when either matches ("from $5.0B in 2021 to $5.4B in 2022"),
+//      unless the answer offers them as alternatives (`30% or 40%`, `either`, `between`).
+//      With three or more, an answer that enumerates them (three candidates in a row separated
+//      only by list punctuation or or/and and at most three words: "7 days, 14 days, 30 days or
+//      90 days") claims none; otherwise the first stated value is the claim ("1,940 employees
+//      (2022: 1,760), of whom 412 in R&D" claims 1,940).
 import { canonicalUnit, findDates, mainNumber, numbersMatch, parseNumbers, type DateParts, type NumericTolerance, type ParsedNumber } from './numbers.ts';
 
 export type NumericGoldKind = 'year' | 'date' | 'number';
@@ -115,10 +118,26 @@ export function claimedValueMatch(pred: string, gold: string, tol: NumericTolera
     const [a, b] = distinct as [ParsedNumber, ParsedNumber];
     const between = pred.slice(Math.min(a.index, b.index), Math.max(a.index, b.index));
     const lead = pred.slice(Math.max(0, Math.min(a.index, b.index) - 12), Math.min(a.index, b.index));
-    if (ALTERNATIVE_RE.test(between) || /\b(?:either|between)\s*\S*$/i.test(lead)) return 0;
+    // Alternatives: `30% or 40%`, `30%/40%`, `either 30% or 40%`, `between 30% and 40%` — the
+    // or-word sits right between the two values (not "at or below … 450 mm").
+    const closeGap = (between.match(/[\p{L}\p{N}]+/gu) ?? []).length <= 4;
+    if ((closeGap && ALTERNATIVE_RE.test(between.slice(a.text.length))) || /\b(?:either|between)\s*\S*$/i.test(lead)) return 0;
     return accepts(a) || accepts(b) ? 1 : 0;
   }
-  return 0;
+  return enumerates(pred, cands) ? 0 : accepts(cands[0]!) ? 1 : 0;
+}
+
+/** Three candidates in a row with only list separators and at most three words between each. */
+function enumerates(pred: string, cands: readonly ParsedNumber[]): boolean {
+  let run = 1;
+  for (let i = 1; i < cands.length; i++) {
+    const gap = pred.slice(cands[i - 1]!.index + cands[i - 1]!.text.length, cands[i]!.index);
+    const wordsBetween = (gap.match(/[\p{L}\p{N}]+/gu) ?? []).length;
+    const separated = /[,;/]|\b(?:or|and)\b/i.test(gap);
+    run = separated && wordsBetween <= 3 ? run + 1 : 1;
+    if (run >= 3) return true;
+  }
+  return false;
 }
 
 /** The answer names the gold's date: every part the gold states agrees, and no other date is offered. */

@@ -28,6 +28,7 @@ describe('D1: a numeric gold is matched by the claimed value, not by any number 
     ['What is the retention period?', '30 days', 'It could be 7 days, 14 days, 30 days, 60 days or 90 days.', 0],
     ['What share of revenue?', '30.8%', '12.1%, 30.8%, 25.0%, 41.2%', 0],
     ['Which is larger?', '30%', '30% or 40%', 0],
+    ['Within how long must support respond to a Severity 1 outage?', '4 hours', 'Target first response times are: Severity 1, 4 hours; Severity 2, 8 business hours; Severity 3, 2 Business Days.', 0],
     // Counter-examples that stay correct.
     [YOY, '30.8%', '30.8%', 1],
     [YOY, '30.8%', 'Revenue grew 30.8% year over year.', 1],
@@ -38,6 +39,9 @@ describe('D1: a numeric gold is matched by the claimed value, not by any number 
     ['What was revenue?', '$5.4 billion', 'Revenue went from $5.0 billion in 2021 to $5.4 billion in 2022.', 1],
     ['What was revenue?', '$5.4 billion', 'Revenue went from $5.0 billion in 2021 to $5.9 billion in 2022.', 0],
     ['What was capex?', '$1577.00', 'about 1,590', 1], // 0.8% off, within 1%
+    // Context numbers around a stated value: the first stated value is the claim.
+    ['How many people did it employ at the end of 2023?', '1,940', 'At 31 December 2023 the group had 1,940 employees (2022: 1,760), of whom 412 worked in research.', 1],
+    ['How many people did it employ at the end of 2023?', '1,760', 'At 31 December 2023 the group had 1,940 employees (2022: 1,760), of whom 412 worked in research.', 0],
   ]);
 });
 
@@ -76,6 +80,9 @@ describe('D3: units, scales and percentages must agree when both state one', () 
     ['What was revenue?', '$3.7B', '$3,700 mn', 1],
     ['What was revenue?', '$3.7B', 'USD 3.7 billion', 1],
     ['How many days?', '14 days', 'It takes 14 days.', 1],
+    ['How high may the sash be lifted?', '450 mm', 'Work at least 150 mm inside the front edge, and keep the sash at or below the marked working height of 450 mm.', 1],
+    ['How high may the sash be lifted?', '450 mm', 'Keep it below 45 cm.', 1],
+    ['How high may the sash be lifted?', '450 mm', 'Keep it below 450 m.', 0],
   ]);
 });
 

@@ -141,12 +141,18 @@ export interface RetrievalOptions {
   k?: number;
 }
 
-export function scoreRetrieval(
-  question: Question,
-  evidence: readonly RankedEvidence[],
-  corpus: Corpus,
-  opts: RetrievalOptions = {},
-): RecordRetrieval {
+/** One level's ranked ids (deduplicated by the metrics, not here) and gold ids. */
+export interface RankedLevel {
+  ranked: string[];
+  gold: Set<string>;
+}
+
+/**
+ * The ranked and gold id lists that `scoreRetrieval` scores, per level, with ids
+ * `docId\u0000nodeId` (node), `docId\u0000page` (page) and `docId` (doc). The TREC export writes
+ * these same lists, so trec_eval or ranx recompute the record's numbers.
+ */
+export function rankedLevels(question: Question, evidence: readonly RankedEvidence[], corpus: Corpus): Record<'node' | 'page' | 'doc', RankedLevel> {
   const gold = question.evidence ?? [];
   const index = nodeIndex(corpus);
   const lookup = (docId: string, nodeId: string) => index.get(docId)?.get(nodeId);
@@ -180,11 +186,24 @@ export function scoreRetrieval(
     if (pages) for (const p of expand(pages)) retrievedPages.push(pageKey(e.docId, p));
   }
   const retrievedDocs = ranked.map((e) => e.docId);
-
   return {
-    node: retrievalScores(retrievedNodes, goldNodes, opts.k),
-    page: retrievalScores(retrievedPages, goldPages, opts.k),
-    doc: retrievalScores(retrievedDocs, goldDocs, opts.k),
+    node: { ranked: retrievedNodes, gold: goldNodes },
+    page: { ranked: retrievedPages, gold: goldPages },
+    doc: { ranked: retrievedDocs, gold: goldDocs },
+  };
+}
+
+export function scoreRetrieval(
+  question: Question,
+  evidence: readonly RankedEvidence[],
+  corpus: Corpus,
+  opts: RetrievalOptions = {},
+): RecordRetrieval {
+  const l = rankedLevels(question, evidence, corpus);
+  return {
+    node: retrievalScores(l.node.ranked, l.node.gold, opts.k),
+    page: retrievalScores(l.page.ranked, l.page.gold, opts.k),
+    doc: retrievalScores(l.doc.ranked, l.doc.gold, opts.k),
   };
 }
 

@@ -36,7 +36,8 @@ export class LlmJudge {
   private readonly limiter: LimitFunction;
 
   constructor(opts: LlmJudgeOptions) {
-    this.provider = opts.provider ?? createProvider(opts.config);
+    const { prompt: _prompt, ...modelConfig } = opts.config;
+    this.provider = opts.provider ?? createProvider(modelConfig);
     this.prompt = opts.config.prompt;
     this.prices = opts.prices;
     this.pricedModel = opts.config.priceAs ?? this.provider.id;

@@ -45,7 +45,11 @@ export interface RejudgeOutcome {
 export function parseJudgeConfig(raw: unknown, where = 'scoring.judge'): JudgeConfig {
   const parsed = judgeConfigSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  throw new UsageError(parsed.error.issues.map((i) => `${where}${i.path.length ? '.' + formatFieldPath(i.path) : ''}: ${i.message}`).join('\n'));
+  // Flags are named as the user typed them: --judge-prompt, not --judge.prompt.
+  const FLAGS: Record<string, string> = { prompt: '--judge-prompt', baseURL: '--judge-base-url', priceAs: '--judge-price-as' };
+  const name = (path: PropertyKey[]) =>
+    where === '--judge' ? (FLAGS[String(path[0])] ?? '--judge') : `${where}${path.length ? '.' + formatFieldPath(path) : ''}`;
+  throw new UsageError(parsed.error.issues.map((i) => `${name(i.path)}: ${i.message}`).join('\n'));
 }
 
 export async function rejudgeRun(opts: RejudgeOptions): Promise<RejudgeOutcome> {

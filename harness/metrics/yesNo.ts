@@ -2,7 +2,8 @@
 //
 // Gold: a gold is a yes/no gold when it opens with yes/no/true/false *as an answer*:
 //   - the question is known and asks for yes or no (opens with an auxiliary: is, does, has, can,
-//     …): the gold's first word decides ("No more than 3 devices" to "Can I pair 4 devices?" is no);
+//     …, or has a clause that does: "Based on the 10-K, does…?"): the gold's first word decides
+//     ("No more than 3 devices" to "Can I pair 4 devices?" is no);
 //   - the question is known and asks something else (how many, what, which…): only a gold that
 //     is a bare yes/no word counts ("No more than 3 devices" to "How many devices…?" is a count);
 //   - the question is unknown: `yes`/`no` followed by punctuation, the end, or a clause ("No the
@@ -25,12 +26,28 @@ const AUXILIARIES = new Set(
 // `no` opening a quantifier or comparison phrase is not an answer.
 const NO_PHRASE_NEXT = new Set('more less fewer longer later earlier sooner other one further additional than greater smaller larger higher lower'.split(' '));
 
-/** True / false / null (unknown) for "does this question ask for yes or no?". */
+const WH = new Set('what which who whom whose when where why how'.split(' '));
+const LEADING_CONJUNCTIONS = new Set('and but so then also'.split(' '));
+
+/**
+ * True / false / null (unknown) for "does this question ask for yes or no?": it opens with an
+ * auxiliary (`Is…`, `Does…`), or, not being a wh-question, has a clause that does ("Based on the
+ * 10-K, does Boeing…?", "If gross margin is not useful, is…?").
+ */
 export function isYesNoQuestion(question: string | undefined): boolean | null {
   if (!question || !question.trim() || question.trim() === '?') return null;
-  const first = answerTokens(question.replace(/[’']/g, ''))[0];
+  const text = question.replace(/[’']/g, '');
+  const first = answerTokens(text)[0];
   if (first === undefined) return null;
-  return AUXILIARIES.has(first);
+  if (AUXILIARIES.has(first)) return true;
+  if (WH.has(first)) return false;
+  const asked = text.includes('?') ? text.slice(0, text.indexOf('?')) : text;
+  for (const clause of asked.split(/[,;:]|\.\s/)) {
+    const words = answerTokens(clause);
+    while (words.length && LEADING_CONJUNCTIONS.has(words[0]!)) words.shift();
+    if (words[0] !== undefined && AUXILIARIES.has(words[0])) return true;
+  }
+  return false;
 }
 
 /** 'yes' | 'no' when the gold answers yes or no, else null (rules above). */

@@ -107,6 +107,8 @@ describe('D4: yes/no by the question form and the whole gold; negation and abste
     ['Did revenue grow?', 'Yes', 'Yes, by 8%.', 1],
     ['Did revenue grow?', 'No', 'The answer is no.', 1],
     ['Did revenue grow?', 'No', 'It is not true.', 1],
+    ['Based on the cash flow statement, does Adobe have improving FCF conversion?', 'Yes, conversion improved from 143% to 156%.', 'Yes.', 1],
+    ['If gross margin is not a useful metric, explain why. Otherwise, is it improving?', 'No, it declined by 1.1%.', 'no', 1],
   ]);
 
   it('reads gold polarity by the question, or by the gold alone when the question is unknown', () => {
@@ -115,6 +117,7 @@ describe('D4: yes/no by the question form and the whole gold; negation and abste
     expect(goldPolarity('True Tone display')).toBeNull();
     expect(goldPolarity('True.')).toBe('yes');
     expect(goldPolarity('No', 'How many?')).toBe('no');
+    expect(goldPolarity('Yes, it did', 'What, if any, is the change?')).toBeNull();
     expect(predictionPolarity('not yes')).toBe('no');
     expect(predictionPolarity('No information is given.')).toBeNull();
     expect(predictionPolarity('There is no evidence of decline')).toBeNull();

@@ -9,10 +9,13 @@ export function atK(name: string, k: number | undefined): string {
   return k === undefined ? name : `${name}@${k}`;
 }
 
+/** Two decimals, without a "-0.00". */
+const fixed2 = (x: number): string => (Math.abs(x) < 0.005 ? '0.00' : x.toFixed(2));
+
 const kappaText = (s: StrategySummary): string => {
   const a = s.judge?.agreement;
   if (!a) return 'κ n/a';
-  return `κ ${a.kappa.toFixed(2)} [${a.lo.toFixed(2)}, ${a.hi.toFixed(2)}], agree ${pct(a.agree)}`;
+  return `κ ${fixed2(a.kappa)} [${fixed2(a.lo)}, ${fixed2(a.hi)}], agree ${pct(a.agree)}`;
 };
 
 /** One line per strategy: "vector: rule 24.3%, judge 21.6% [..], κ 0.81 [0.6, 1.0], agree 94.6%; judge $0.0001/q". */

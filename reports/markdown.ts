@@ -169,7 +169,8 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
   );
   const judge = judgeLines(strategies, meta.priced);
   if (judge.length) {
-    parts.push('## LLM judge', '', ...judge.map((l) => `- ${escapeMarkdown(l.trim())}`), '', "κ: Cohen's kappa between the rule's and the judge's verdicts, with a 95% percentile-bootstrap interval.", '');
+    const [head, ...lines] = judge;
+    parts.push('## LLM judge', '', escapeMarkdown(head!), '', ...lines.map((l) => `- ${escapeMarkdown(l.trim())}`), '', "κ: Cohen's kappa between the rule's and the judge's verdicts, with a 95% percentile-bootstrap interval.", '');
   }
   const retrieval = retrievalTable(strategies, summary.k);
   parts.push('## Retrieval', '', retrieval ?? '_The dataset has no gold evidence: retrieval is not scored._', '');

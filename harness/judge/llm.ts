@@ -64,8 +64,12 @@ export class LlmJudge {
         log.cached = true;
         log.latencyMs = hit.latencyMs;
       } else {
-        const started = performance.now();
-        const result = await this.limiter(() => provider.chat(messages, { task: 'judge.grade', maxTokens: MAX_TOKENS, temperature: 0, json: true }));
+        // Latency is the call's own, not the time spent waiting for a free slot.
+        let started = 0;
+        const result = await this.limiter(() => {
+          started = performance.now();
+          return provider.chat(messages, { task: 'judge.grade', maxTokens: MAX_TOKENS, temperature: 0, json: true });
+        });
         log.latencyMs = performance.now() - started;
         log.retries = result.retries ?? 0;
         text = result.text;

@@ -13,6 +13,8 @@ import { scoreRetrievalAtK } from '../../harness/metrics/retrieval.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { UsageError } from '../../harness/errors.ts';
 import type { Corpus, Question } from '../../harness/types.ts';
+import { render } from '../../reports/index.ts';
+import { reportMeta } from '../../reports/meta.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'treebench-trec-'));
 
@@ -99,6 +101,14 @@ describe('treebench export --trec --qrels', () => {
     data.questions = data.questions.slice(0, 20);
     const outcome = await runBenchmark({ loaded, data, outDir: dir, runId: 't' });
     await expect(exportTrec({ runDir: join(dir, 't'), trec: join(dir, 'x.run') })).rejects.toThrow(UsageError); // two strategies: --strategy needed
+    // The summary names its cutoff and summarises the further one; reports name the metrics @k.
+    expect(outcome.summary.k).toBe(10);
+    const vector = outcome.summary.strategies.find((s) => s.strategy === 'vector')!;
+    const at3 = outcome.records.filter((r) => r.strategy === 'vector' && r.retrieval?.at?.['3']?.node).map((r) => r.retrieval!.at!['3']!.node!.ndcg);
+    expect(vector.retrievalAt!['3']!.node!.ndcg).toBeCloseTo(at3.reduce((a, b) => a + b, 0) / at3.length, 12);
+    const md = render('md', { summary: outcome.summary, meta: reportMeta(outcome.manifest) });
+    expect(md).toContain('node nDCG@10');
+    expect(md).toContain('node nDCG@3');
 
     for (const strategy of ['vector', 'hybrid-beam']) {
       const runPath = join(dir, `${strategy}.run`);

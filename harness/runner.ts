@@ -184,6 +184,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
 
   // Building a tokenizer's tables takes a second or two: do it before anything is timed.
   warmTokenizer(provider.id);
+  warmTokenizer(pricedModel); // the meter counts unreported tokens with the priced model's encoding
   const t0 = performance.now();
   const index = await ValueIndex.build(data.corpus, embedder, {
     ...config.index,

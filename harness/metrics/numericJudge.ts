@@ -10,6 +10,8 @@
 //      `step (5)`), names (`FY2022`) and bare years are not quantities; a number whose unit,
 //      scale, currency or percent disagrees with the gold's (when both state one) is not a
 //      candidate for this gold (`250 MB` for `250 GB`, `24.5 million` for `24.5%`).
+//      A negative gold is also matched by a positive value stated as a fall ("declined by
+//      14.76%" for `-14.76%`).
 //   2. When the answer marks its result (`= 30.8%`, `answer: 30.8%`, `answer is 30.8%`), the
 //      first candidate after the last marker is the claim.
 //   3. Otherwise candidates are grouped into distinct values (within tolerance). One value is the
@@ -79,9 +81,14 @@ export function quantityMatches(pred: ParsedNumber, gold: ParsedNumber, tol: Num
 const MARKER_RE = /(?:=|≈|\banswer\s*(?:is|:)|\bresult\s*(?:is|:)|\*\*)\s*$/i;
 const ALTERNATIVE_RE = /\bor\b|\beither\b|\bbetween\b|\//i;
 
+const DECREASE_BEFORE_RE = /(?:decreas|declin|fell|fall|dropp?|down|lower|reduc|shrank|shrink|contract|loss|negative)\w*\s+(?:\w+\s+){0,3}$/i;
+
 /** The answer's quantities that could state the gold's value (rule 1). */
 function candidates(pred: string, gold: ParsedNumber, kind: NumericGoldKind): ParsedNumber[] {
-  return parseNumbers(pred).filter((n) => {
+  return parseNumbers(pred)
+    // A negative gold is stated in words as well as with a sign: "a decrease of 5%" is -5%.
+    .map((n) => (gold.value < 0 && n.value > 0 && DECREASE_BEFORE_RE.test(pred.slice(Math.max(0, n.index - 40), n.index).replace(/[$€£¥₹(]+\s*$/u, '')) ? { ...n, value: -n.value, scaled: -n.scaled } : n))
+    .filter((n) => {
     if (n.role !== null) return false;
     if (kind === 'year') return n.yearLike || (Number.isInteger(n.value) && n.magnitude === 1 && !n.percent && !n.currency);
     if (n.yearLike && !gold.yearLike) return false;

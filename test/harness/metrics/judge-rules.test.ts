@@ -145,6 +145,10 @@ describe('D6: signs come only from real minus signs and accounting parentheses',
     ['What is the change?', '5', 'see step (5)', 0], // a label is not a claimed quantity either
     ['What was the net change?', '(1,234)', 'a decrease of $(1,234)', 1],
     ['What was the net change?', '-1,234', '(1,234)', 1],
+    ['What was the change in margin?', '-14.76%', 'The margin declined by 14.76%.', 1],
+    ['What was the change in margin?', '-14.76%', 'A decrease of 14.76%.', 1],
+    ['What was the change in margin?', '-14.76%', 'The margin grew 14.76%.', 0],
+    ['What was the change in margin?', '14.76%', 'The margin fell 14.76%.', 1], // an unsigned gold does not say which way
   ]);
 });
 

@@ -7,9 +7,11 @@ import { gateCommand } from './commands/gate.ts';
 import { mergeCommand } from './commands/merge.ts';
 import { traceCommand } from './commands/trace.ts';
 import { treeCommand } from './commands/tree.ts';
+import { rejudgeCommand } from './commands/rejudge.ts';
+import { exportCommand } from './commands/export.ts';
 
 export type Runner = (fn: () => Promise<number> | number) => () => Promise<void>;
 
 export function commandModules(run: Runner): CommandModule[] {
-  return [traceCommand(run), compareCommand(run), gateCommand(run), baselineCommand(run), mergeCommand(run), treeCommand(run)];
+  return [traceCommand(run), compareCommand(run), gateCommand(run), baselineCommand(run), mergeCommand(run), rejudgeCommand(run), exportCommand(run), treeCommand(run)];
 }

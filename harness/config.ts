@@ -6,6 +6,7 @@ import { BUDGET_NAMES } from './budget.ts';
 import { ConfigError, formatFieldPath } from './errors.ts';
 import { readYamlFile } from './yamlFile.ts';
 import { modelConfigSchema } from './providers/registry.ts';
+import { judgeConfigSchema } from './judge/config.ts';
 import { corpusConfigSchema, datasetConfigSchema } from '../datasets/config.ts';
 import { getStrategy, listStrategies } from '../strategies/registry.ts';
 import type { Budget } from './types.ts';
@@ -64,9 +65,13 @@ export const configSchema = z
       .object({
         f1Threshold: z.number().min(0).max(1).default(0.5),
         numericRelTol: z.number().min(0).default(0.01),
+        /** Cutoff(s) of ranked retrieval metrics: `10` or `[5, 10, 20]`; the first is the headline (nDCG@10). */
+        k: z.union([z.number().int().positive(), z.array(z.number().int().positive()).min(1)]).default(10),
+        /** Optional LLM judge beside the rule judge (harness/judge/llm.ts). */
+        judge: judgeConfigSchema.optional(),
       })
       .strict()
-      .default({ f1Threshold: 0.5, numericRelTol: 0.01 }),
+      .default({ f1Threshold: 0.5, numericRelTol: 0.01, k: 10 }),
     /** On-disk response cache for chat calls (useful with paid models; see README). */
     cache: z
       .object({ enabled: z.boolean().default(false), dir: z.string().default('.treebench/cache') })

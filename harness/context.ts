@@ -90,7 +90,9 @@ export class MeteredContext implements StrategyContext {
 
   async chat(messages: ChatMessage[], opts: ChatOptions = {}): Promise<ChatResult> {
     const { provider, prices, limiter } = this.door;
-    const inputEstimate = countChatTokens(meteredMessages(messages, opts.tools), provider.id);
+    // Tokens the provider does not report are counted with the encoding of the model the calls
+    // are priced as (priceAs), since that is the model whose bill the numbers stand for.
+    const inputEstimate = countChatTokens(meteredMessages(messages, opts.tools), this.pricedModel);
     const maxTokens = this.budget.maxOutputTokens(inputEstimate, opts.maxTokens ?? this.door.maxOutputTokens ?? 1024);
     // Refuse up front what cannot fit: the input plus at least one output token.
     this.budget.beforeCall({ tokens: inputEstimate + 1, dollars: priceCall(prices, this.pricedModel, inputEstimate, 1).costUsd });
@@ -112,7 +114,8 @@ export class MeteredContext implements StrategyContext {
       log.cached = true;
       log.latencyMs = hit.latencyMs;
       log.inputTokens = hit.usage?.inputTokens ?? inputEstimate;
-      log.outputTokens = hit.usage?.outputTokens ?? countTokens(hit.text + toolCallsText(hit.toolCalls), provider.id);
+      log.outputTokens = hit.usage?.outputTokens ?? countTokens(hit.text + toolCallsText(hit.toolCalls), this.pricedModel);
+      if (!hit.usage) log.estimated = true;
       log.costUsd = priceCall(prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
       this.budget.afterCall({ tokens: log.inputTokens + log.outputTokens, dollars: log.costUsd });
       return { text: hit.text, model: hit.model, ...(hit.usage ? { usage: hit.usage } : {}), ...(hit.toolCalls ? { toolCalls: hit.toolCalls } : {}), cached: true };
@@ -127,7 +130,8 @@ export class MeteredContext implements StrategyContext {
       });
       log.latencyMs = performance.now() - started;
       log.inputTokens = result.usage?.inputTokens ?? inputEstimate;
-      log.outputTokens = result.usage?.outputTokens ?? countTokens(result.text + toolCallsText(result.toolCalls), provider.id);
+      log.outputTokens = result.usage?.outputTokens ?? countTokens(result.text + toolCallsText(result.toolCalls), this.pricedModel);
+      if (!result.usage) log.estimated = true;
       log.retries = result.retries ?? 0;
       log.cached = result.cached ?? false;
       log.costUsd = priceCall(prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
@@ -166,8 +170,9 @@ export class MeteredContext implements StrategyContext {
       this.queueMs += started - requested;
       return embedder.embed(texts);
     });
-    const inputTokens = res.usage?.inputTokens ?? texts.reduce((n, t) => n + countTokens(t), 0);
+    const inputTokens = res.usage?.inputTokens ?? texts.reduce((n, t) => n + countTokens(t, embedder.id), 0);
     this.calls.push({
+      ...(res.usage ? {} : { estimated: true }),
       kind: 'embed',
       model: embedder.id,
       inputTokens,

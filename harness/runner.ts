@@ -11,8 +11,9 @@ import { UsageError } from './errors.ts';
 import type { LoadedConfig, StrategySpec } from './config.ts';
 import { MeteredContext, type ModelDoor } from './context.ts';
 import { hashSeed } from './random.ts';
-import { scoreAnswer } from './metrics/answer.ts';
-import { scoreRetrieval } from './metrics/retrieval.ts';
+import { goldAnswers, scoreAnswer } from './metrics/answer.ts';
+import { LlmJudge } from './judge/llm.ts';
+import { scoreRetrievalAtK } from './metrics/retrieval.ts';
 import { summarize, type RunSummary } from './metrics/summary.ts';
 import { withIntervals } from './metrics/intervals.ts';
 import { findPrice, loadPriceTable } from './prices.ts';
@@ -61,6 +62,8 @@ export interface RunOptions {
   onSummaryProgress?: (done: number, total: number) => void;
   /** Use this provider instead of the configured one (tests inject scripted models). */
   provider?: ChatProvider;
+  /** Use this provider for the LLM judge instead of `scoring.judge`'s. */
+  judgeProvider?: ChatProvider;
   onProgress?: (p: Progress) => void;
 }
 
@@ -216,6 +219,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
 
   // Building a tokenizer's tables takes a second or two: do it before anything is timed.
   warmTokenizer(provider.id);
+  warmTokenizer(pricedModel); // the meter counts unreported tokens with the priced model's encoding
   const t0 = performance.now();
   const index = await ValueIndex.build(data.corpus, embedder, {
     ...config.index,
@@ -234,6 +238,9 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     index,
     ...(useCache ? { cache: new ResponseCache(resolve(config.cache.dir)), modelKey } : {}),
   };
+  const judge = config.scoring.judge
+    ? new LlmJudge({ config: config.scoring.judge, prices, concurrency, ...(opts.judgeProvider ? { provider: opts.judgeProvider } : {}), ...(door.cache ? { cache: door.cache } : {}) })
+    : undefined;
   const done = new Set(previous.map(recordKey));
   const tasks: Array<{ spec: StrategySpec; question: Question; repeat: number }> = [];
   for (let repeat = 0; repeat < repeats; repeat++) {
@@ -253,7 +260,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   await Promise.all(
     tasks.map((task) =>
       taskLimit(async () => {
-        const record = await runOne(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring });
+        const record = await runOne(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, ...(judge ? { judge } : {}) });
         store.append(record);
         records.push(record);
         finished++;
@@ -279,7 +286,8 @@ interface TaskEnv {
   corpus: Corpus;
   door: ModelDoor;
   seed: number;
-  scoring: { f1Threshold: number; numericRelTol: number };
+  scoring: { f1Threshold: number; numericRelTol: number; k?: number | number[] };
+  judge?: LlmJudge;
 }
 
 /** Runs one strategy on one question; never throws — failures become error records. */
@@ -304,6 +312,13 @@ export async function runOne(task: { spec: StrategySpec; question: Question; rep
   const wallMs = performance.now() - started;
   const chats = ctx.calls.filter((c) => c.kind === 'chat');
   const scores = scoreAnswer(question, result, { f1Threshold: env.scoring.f1Threshold, relTol: env.scoring.numericRelTol });
+  // The judge grades after the clock stopped: its time is not the strategy's.
+  // A failed record is incorrect for the judge too, without asking it.
+  const judged = !env.judge
+    ? undefined
+    : error === null
+      ? await env.judge.judge({ question: question.question, gold: goldAnswers(question), answer: result.answer })
+      : { correct: 0 as const, reason: 'no answer: the strategy failed', model: env.judge.provider.id, prompt: env.judge.prompt, calls: [] };
   return {
     runId: env.runId,
     strategy: spec.id,
@@ -314,12 +329,14 @@ export async function runOne(task: { spec: StrategySpec; question: Question; rep
     answer: result.answer,
     gold: question.answers.length ? question.answers : question.choices && question.label !== undefined ? [question.choices[question.label]] : [],
     scores,
-    retrieval: scoreRetrieval(question, result.evidence, env.corpus),
+    ...(judged ? { judge: judged } : {}),
+    retrieval: scoreRetrievalAtK(question, result.evidence, env.corpus, env.scoring.k),
     evidence: result.evidence.map(({ text, ...e }) => ({ ...e, chars: text.length })),
     calls: chats.length,
     embedCalls: ctx.calls.length - chats.length,
-    inputTokens: ctx.calls.reduce((n, c) => n + c.inputTokens, 0),
-    outputTokens: ctx.calls.reduce((n, c) => n + c.outputTokens, 0),
+    inputTokens: chats.reduce((n, c) => n + c.inputTokens, 0),
+    outputTokens: chats.reduce((n, c) => n + c.outputTokens, 0),
+    embedTokens: ctx.calls.reduce((n, c) => n + (c.kind === 'embed' ? c.inputTokens : 0), 0),
     costUsd: ctx.calls.reduce((n, c) => n + c.costUsd, 0),
     latencyMs: Math.round((wallMs - ctx.queueMs) * 10) / 10,
     queueMs: Math.round(ctx.queueMs * 10) / 10,

@@ -165,6 +165,8 @@ export interface CallLog {
   cached: boolean;
   retries: number;
   error?: string;
+  /** True when the provider reported no usage and the tokens were counted with a tokenizer. */
+  estimated?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -253,6 +255,22 @@ export interface RecordRetrieval {
   node: RetrievalScores | null;
   page: RetrievalScores | null;
   doc: RetrievalScores | null;
+  /** The cutoff of the scores above (`scoring.k`, first value); absent: the whole list (older records). */
+  k?: number;
+  /** Scores at further cutoffs of `scoring.k`, keyed by k. */
+  at?: Record<string, { node: RetrievalScores | null; page: RetrievalScores | null; doc: RetrievalScores | null }>;
+}
+
+/** What a record keeps of the optional LLM judge. `correct` is null when it failed or gave no verdict. */
+export interface RecordJudge {
+  correct: 0 | 1 | null;
+  reason: string;
+  model: string;
+  /** The judge prompt (`default` or `financebench`). */
+  prompt: string;
+  /** The judge's own calls: never counted in the record's calls, tokens, dollars or latency. */
+  calls: CallLog[];
+  error?: string;
 }
 
 export interface RunRecord {
@@ -266,12 +284,19 @@ export interface RunRecord {
   answer: string;
   gold: string[];
   scores: AnswerScores | null;
+  /** The LLM judge's verdict beside the rule's `scores.correct`, when `scoring.judge` is set. */
+  judge?: RecordJudge;
   retrieval: RecordRetrieval | null;
   evidence: Array<Omit<EvidenceItem, 'text'> & { chars: number }>;
   calls: number;
   embedCalls: number;
+  /** Chat input tokens (embedding tokens are in `embedTokens`: they are priced at another rate). */
   inputTokens: number;
+  /** Chat output tokens. */
   outputTokens: number;
+  /** Embedding input tokens; absent in records written before it existed. */
+  embedTokens?: number;
+  /** Dollars for chat and embedding calls together. */
   costUsd: number;
   /** Wall time of the question, minus time spent queued for a call slot (see queueMs). */
   latencyMs: number;

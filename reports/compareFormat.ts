@@ -10,7 +10,7 @@ export function metricKind(m: CompareMetric): Kind {
   if (m === 'costPerQuestion') return 'usd';
   if (m === 'latencyMs.mean' || isPercentile(m)) return 'ms';
   if (m.endsWith('.mrr') || m.endsWith('.ndcg')) return 'score';
-  if (m === 'accuracy' || m === 'exactMatch' || m === 'f1' || m === 'numericMatch' || m === 'yesNo' || m.startsWith('retrieval.')) return 'rate';
+  if (m === 'accuracy' || m === 'exactMatch' || m === 'f1' || m === 'numericMatch' || m === 'yesNo' || m === 'judgeAccuracy' || m.startsWith('retrieval.')) return 'rate';
   return 'count';
 }
 
@@ -26,6 +26,8 @@ export function metricLabel(m: CompareMetric): string {
     f1: 'F1',
     numericMatch: 'numeric match',
     yesNo: 'yes/no',
+    judgeAccuracy: 'judge accuracy',
+    embedTokensPerQuestion: 'embed tokens/q',
     callsPerQuestion: 'calls/q',
     embedCallsPerQuestion: 'embed calls/q',
     inputTokensPerQuestion: 'input tokens/q',

@@ -4,6 +4,7 @@ import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from 
 import type { ReportInput } from './types.ts';
 import { budgets, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, usd } from './format.ts';
 import type { TagSummary } from '../harness/metrics/tags.ts';
+import { atK, judgeLines, tokenNotes } from './judge.ts';
 
 /** Escape text for a table cell or inline text: pipes, backslashes, emphasis and HTML characters. */
 export function escapeMarkdown(text: string): string {
@@ -33,16 +34,18 @@ function answersTable(strategies: StrategySummary[]): string {
   return table(head, rows);
 }
 
-function retrievalTable(strategies: StrategySummary[]): string | null {
-  const levels = RETRIEVAL_LEVELS.filter((l) => strategies.some((s) => s.retrieval[l] !== null));
+function retrievalTable(strategies: StrategySummary[], k?: number, atKey?: string): string | null {
+  const levelsOf = (s: StrategySummary) => (atKey === undefined ? s.retrieval : s.retrievalAt?.[atKey]);
+  const levels = RETRIEVAL_LEVELS.filter((l) => strategies.some((s) => levelsOf(s)?.[l]));
   if (levels.length === 0) return null;
   const head = ['strategy'];
-  for (const l of levels) head.push(`${l} recall`, `${l} precision`, `${l} MRR`, `${l} nDCG`, `${l} n`);
+  for (const l of levels) head.push(`${l} ${atK('recall', k)}`, `${l} ${atK('precision', k)}`, `${l} ${atK('MRR', k)}`, `${l} ${atK('nDCG', k)}`, `${l} n`);
   const rows = strategies.map((s) => {
     const row = [escapeMarkdown(s.strategy)];
     for (const l of levels) {
-      const r = s.retrieval[l];
-      const ci = s.intervals;
+      const r = levelsOf(s)?.[l] ?? null;
+      // Intervals are computed for the main cutoff only.
+      const ci = atKey === undefined ? s.intervals : undefined;
       row.push(
         r ? pct(r.recall, ci?.[`retrieval.${l}.recall`]) : NA,
         r ? pct(r.precision, ci?.[`retrieval.${l}.precision`]) : NA,
@@ -95,6 +98,7 @@ function efficiencyTable(strategies: StrategySummary[], priced: boolean): string
     'calls/q',
     'embed calls/q',
     'tokens/q (in + out)',
+    'embed tokens/q',
     '$/q',
     'total $',
     'latency mean',
@@ -112,6 +116,7 @@ function efficiencyTable(strategies: StrategySummary[], priced: boolean): string
     withCi(s.callsPerQuestion, s.intervals?.callsPerQuestion, num),
     withCi(s.embedCallsPerQuestion, s.intervals?.embedCallsPerQuestion, num),
     `${withCi(s.tokensPerQuestion, s.intervals?.tokensPerQuestion, num)} (${num(s.inputTokensPerQuestion)} + ${num(s.outputTokensPerQuestion)})`,
+    num(s.embedTokensPerQuestion),
     withCi(s.costPerQuestion, s.intervals?.costPerQuestion, (v) => usd(v, priced)),
     usd(s.totalCost, priced),
     withCi(s.latencyMs.mean, s.intervals?.['latencyMs.mean'], ms),
@@ -165,8 +170,18 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
     'Accuracy counts records with an error as incorrect. Numeric match and yes/no cover only the questions they apply to (n).',
     '',
   );
-  const retrieval = retrievalTable(strategies);
+  const judge = judgeLines(strategies, meta.priced);
+  if (judge.length) {
+    const [head, ...lines] = judge;
+    parts.push('## LLM judge', '', escapeMarkdown(head!), '', ...lines.map((l) => `- ${escapeMarkdown(l.trim())}`), '', "κ: Cohen's kappa between the rule's and the judge's verdicts, with a 95% percentile-bootstrap interval.", '');
+  }
+  const retrieval = retrievalTable(strategies, summary.k);
   parts.push('## Retrieval', '', retrieval ?? '_The dataset has no gold evidence: retrieval is not scored._', '');
+  const extraKs = [...new Set(strategies.flatMap((s) => Object.keys(s.retrievalAt ?? {})))];
+  for (const kk of extraKs) {
+    const t = retrievalTable(strategies, Number(kk), kk);
+    if (t) parts.push(t, '');
+  }
   parts.push('## Efficiency', '', efficiencyTable(strategies, meta.priced), '');
   const repeats = repeatsSection(strategies);
   if (repeats) {
@@ -182,6 +197,7 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
   if (summary.tags?.length) {
     parts.push('## By question tag', '', tagsTable(summary.tags), '', 'Accuracy, then evidence recall in parentheses, over the records with that tag (n).', '');
   }
+  parts.push(...tokenNotes(summary).map((n) => `${escapeMarkdown(n)}.`), '');
   parts.push('Per-question values are means over records (question × repeat); latency percentiles use linear interpolation.');
   if (summary.ci) parts.push('', `[lo, hi]: ${Math.round(summary.ci.level * 100)}% confidence interval (${escapeMarkdown(summary.ci.method)}).`);
   return parts.join('\n') + '\n';

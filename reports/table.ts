@@ -4,6 +4,7 @@
 import Table from 'cli-table3';
 import type { ReportInput } from './types.ts';
 import type { ConfidenceInterval, StrategySummary } from '../harness/metrics/summary.ts';
+import { atK, judgeLines, tokenNotes } from './judge.ts';
 import { errors, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, usd } from './format.ts';
 
 /**
@@ -47,7 +48,7 @@ export function renderTable({ summary, meta }: ReportInput): string {
       'n',
       'accuracy',
       'F1',
-      level ? `recall (${level})` : 'recall',
+      level ? `${atK('recall', summary.k)} (${level})` : 'recall',
       'calls/q',
       'tokens/q',
       '$/q',
@@ -82,13 +83,14 @@ export function renderTable({ summary, meta }: ReportInput): string {
     table.toString(),
   ];
   const notes: string[] = [];
-  if (level) notes.push(`recall: ${level}-level evidence recall`);
+  if (level) notes.push(`recall: ${level}-level evidence recall${summary.k !== undefined ? ` in the top ${summary.k}` : ''}`);
   else notes.push('recall: the dataset has no gold evidence');
   if (summary.ci) notes.push(`[lo, hi]: ${Math.round(summary.ci.level * 100)}% ${summary.ci.method} interval; ±: its larger side`);
   if (!meta.priced) notes.push('unpriced: the model has no entry in the price table');
   else if (meta.pricedAs) notes.push(`$: calls priced as ${meta.pricedAs} (configs/prices.yaml)`);
+  notes.push(...tokenNotes(summary));
   if (meta.offline) notes.push('offline reasoner: these numbers measure the harness and retrieval, not LLM answer quality');
-  lines.push(...notes);
+  lines.push(...notes, ...judgeLines(strategies, meta.priced));
   const repeatLines = strategies.map((s) => repeatLine(s)).filter((l): l is string => l !== null);
   if (repeatLines.length) lines.push('repeats (spread of per-repeat accuracy; flaky = correctness differs between repeats):', ...repeatLines.map((l) => `  ${l}`));
   return lines.join('\n');

@@ -16,7 +16,7 @@ export const PERCENTILE_PATHS: Record<PercentilePath, number> = { 'latencyMs.p50
 export const COMPARE_METRICS: CompareMetric[] = [...MEAN_METRIC_PATHS, ...(Object.keys(PERCENTILE_PATHS) as PercentilePath[])];
 
 /** Correct/incorrect per record: McNemar's exact test applies when each side has one outcome per question. */
-export const BINARY_METRICS: ReadonlySet<CompareMetric> = new Set<CompareMetric>(['accuracy', 'exactMatch', 'numericMatch', 'yesNo']);
+export const BINARY_METRICS: ReadonlySet<CompareMetric> = new Set<CompareMetric>(['accuracy', 'exactMatch', 'numericMatch', 'yesNo', 'judgeAccuracy']);
 
 export const isPercentile = (m: CompareMetric): m is PercentilePath => m in PERCENTILE_PATHS;
 
@@ -36,6 +36,8 @@ const ALIASES: Record<string, CompareMetric | ((level: RetrievalLevel) => Compar
   ndcg: (l) => `retrieval.${l}.ndcg`,
   calls: 'callsPerQuestion',
   tokens: 'tokensPerQuestion',
+  judge: 'judgeAccuracy',
+  embedTokens: 'embedTokensPerQuestion',
   cost: 'costPerQuestion',
   dollarsPerQuestion: 'costPerQuestion',
   latency: 'latencyMs.mean',

@@ -9,45 +9,29 @@
 //      letter (`B`, `(b)`, `B) ...`) or as the exact text of one choice (SQuAD-normalized).
 //   2. Otherwise each gold answer is judged by its own kind, and the prediction is correct
 //      when any gold answer accepts it:
-//      a. yes/no gold (its first word is yes, no, true or false): the first yes/no/true/false
-//         word of the prediction must agree (true = yes, false = no);
-//      b. short numeric gold (contains a number, at most 6 words): numeric match — some number
-//         in the prediction is within 1% of the gold's main number (see numbers.ts for units,
-//         magnitudes, percentages and signs);
-//      c. any other gold: normalized exact match, or token F1 ≥ 0.5.
+//      a. yes/no gold (yesNo.ts): decided by the question's form and the gold's meaning, not
+//         its first word alone; the answer's yes/no word must agree, with negation ("not yes")
+//         and abstention ("not stated", "cannot be determined") understood;
+//      b. numeric gold (numericJudge.ts): a short quantity, a year or a date. The answer's
+//         *claimed* value must match — unit, scale, currency and percent agreeing when both
+//         state one, within `relTol` (1%); years and dates exactly; an answer that lists three
+//         or more candidate values, or offers alternatives, claims none;
+//      c. any other gold: normalized exact match, token F1 ≥ 0.5, or the normalized gold
+//         contained in an answer of at most max(40, 4 × gold) tokens; an abstention never
+//         matches a free-text gold.
 //   The thresholds are options (`f1Threshold`, `shortAnswerWords`, `relTol`, `absTol`).
 //   Exact match and F1 are always reported too, as the official SQuAD v1.1 script computes
 //   them (maximum over gold answers).
 // ------------------------------------------------------------------------------------------
 
 import type { AnswerScores, Question } from '../types.ts';
-import { mainNumber, numbersMatch, parseNumbers, type NumericTolerance } from './numbers.ts';
+import type { NumericTolerance } from './numbers.ts';
+import { claimedValueMatch, numericGoldKind } from './numericJudge.ts';
+import { goldPolarity, isAbstention, yesNoMatch } from './yesNo.ts';
 
-// Python's string.punctuation: ASCII only, as in the official script.
-const PUNCTUATION = new Set('!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~');
-// Python's `re` \b with a str pattern is Unicode-aware (\w = alphanumerics and `_`); JavaScript's
-// \b is ASCII-only, so `\b(a|an|the)\b` is spelled out with Unicode look-arounds.
-const ARTICLES_RE = /(?<![\p{L}\p{N}_])(?:a|an|the)(?![\p{L}\p{N}_])/gu;
-// Python's str.split() whitespace (it includes \x1c-\x1f and \x85, and not \ufeff, unlike JS \s).
-const PY_WHITESPACE_RE = /[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+import { answerTokens, normalizeAnswer } from './normalize.ts';
 
-/** SQuAD v1.1 `normalize_answer`: lowercase, drop punctuation, drop articles, collapse whitespace. */
-export function normalizeAnswer(s: string): string {
-  let text = s.toLowerCase();
-  text = Array.from(text)
-    .filter((ch) => !PUNCTUATION.has(ch))
-    .join('');
-  text = text.replace(ARTICLES_RE, ' ');
-  return pySplit(text).join(' ');
-}
-
-function pySplit(s: string): string[] {
-  return s.split(PY_WHITESPACE_RE).filter((t) => t.length > 0);
-}
-
-export function answerTokens(s: string): string[] {
-  return pySplit(normalizeAnswer(s));
-}
+export { answerTokens, normalizeAnswer };
 
 /** Official `metric_max_over_ground_truths`; with no gold answers the score is 0. */
 function maxOverGolds(golds: readonly string[], f: (gold: string) => number): number {
@@ -91,55 +75,50 @@ export function tokenF1(pred: string, golds: readonly string[]): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Numeric
+// Numeric (numericJudge.ts) and yes/no (yesNo.ts)
 
-export function goldHasNumber(gold: string): boolean {
-  return mainNumber(gold) !== null;
+export { goldPolarity, predictionPolarity, yesNoMatch, isYesNoQuestion, isAbstention } from './yesNo.ts';
+
+/** True when the gold is judged as a number (a short quantity, a year or a date; see numericJudge.ts). */
+export function goldHasNumber(gold: string, shortAnswerWords = 6): boolean {
+  return numericGoldKind(gold, shortAnswerWords) !== null;
 }
 
-/** 1 when some number in the prediction matches the gold's main number (see numbers.ts). */
-export function numericMatchOne(pred: string, gold: string, tol: NumericTolerance = {}): number | null {
-  const g = mainNumber(gold);
-  if (!g) return null;
-  return parseNumbers(pred).some((p) => numbersMatch(p, g, tol)) ? 1 : 0;
+/** 1 when the answer's claimed value matches a numeric gold, 0 when not, null when the gold is not numeric. */
+export function numericMatchOne(pred: string, gold: string, tol: NumericTolerance = {}, shortAnswerWords = 6): number | null {
+  return claimedValueMatch(pred, gold, tol, shortAnswerWords);
 }
 
-/** Numeric match over gold answers: null when no gold answer has a number, else the maximum. */
-export function numericMatch(pred: string, golds: readonly string[], tol: NumericTolerance = {}): number | null {
+/** Numeric match over gold answers: null when no gold answer is numeric, else the maximum. */
+export function numericMatch(pred: string, golds: readonly string[], tol: NumericTolerance = {}, shortAnswerWords = 6): number | null {
   let result: number | null = null;
   for (const g of golds) {
-    const m = numericMatchOne(pred, g, tol);
+    const m = numericMatchOne(pred, g, tol, shortAnswerWords);
     if (m !== null) result = Math.max(result ?? 0, m);
   }
   return result;
 }
 
 // ---------------------------------------------------------------------------------------------
-// Yes/no
+// Long golds and long answers
 
-const POLARITY: Record<string, 'yes' | 'no'> = { yes: 'yes', true: 'yes', no: 'no', false: 'no' };
+/** Answers longer than this many tokens, and than `CONTAIN_FACTOR` × the gold, are not read for containment. */
+export const CONTAIN_MIN_TOKENS = 40;
+export const CONTAIN_FACTOR = 4;
 
-/** 'yes' | 'no' when the gold's first (normalized) word is yes/no/true/false, else null. */
-export function goldPolarity(gold: string): 'yes' | 'no' | null {
-  const first = answerTokens(gold)[0];
-  return first !== undefined ? (POLARITY[first] ?? null) : null;
-}
-
-/** The first yes/no/true/false word anywhere in the prediction. */
-export function predictionPolarity(pred: string): 'yes' | 'no' | null {
-  for (const t of answerTokens(pred)) {
-    const p = POLARITY[t];
-    if (p) return p;
-  }
-  return null;
-}
-
-/** null unless some gold answer is yes/no; else 1 when the prediction's polarity agrees with one. */
-export function yesNoMatch(pred: string, golds: readonly string[]): number | null {
-  const wanted = golds.map(goldPolarity).filter((p): p is 'yes' | 'no' => p !== null);
-  if (wanted.length === 0) return null;
-  const got = predictionPolarity(pred);
-  return got !== null && wanted.includes(got) ? 1 : 0;
+/**
+ * 1 when the normalized gold appears, as whole tokens in order, inside the normalized answer and
+ * the answer is not much longer than needed (at most max(40, 4 × gold) tokens): "Gestalt
+ * psychology was conceived in the Berlin School" contains "Gestalt psychology"; a pasted page
+ * that happens to contain it does not count.
+ */
+export function containsGold(pred: string, gold: string): number {
+  const g = answerTokens(gold);
+  const p = answerTokens(pred);
+  if (g.length === 0 || p.length < g.length) return 0;
+  if (p.length > Math.max(CONTAIN_MIN_TOKENS, CONTAIN_FACTOR * g.length)) return 0;
+  const hay = ` ${p.join(' ')} `;
+  return hay.includes(` ${g.join(' ')} `) ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,10 +157,6 @@ export interface AnswerScoreOptions extends NumericTolerance {
   shortAnswerWords?: number;
 }
 
-function wordCount(s: string): number {
-  return s.split(/\s+/).filter((t) => t.length > 0).length;
-}
-
 /** The gold strings EM/F1 compare against: the answers, or the right choice's text. */
 export function goldAnswers(question: Question): string[] {
   if (question.answers.length > 0) return question.answers;
@@ -196,12 +171,14 @@ function isMultipleChoice(q: Question): q is Question & { choices: string[]; lab
 }
 
 /** Verdict of one gold answer on the prediction, by the gold's kind (rule 2 above). */
-function goldAccepts(pred: string, gold: string, opts: Required<AnswerScoreOptions>): boolean {
-  if (goldPolarity(gold) !== null) return yesNoMatch(pred, [gold]) === 1;
-  if (goldHasNumber(gold) && wordCount(gold) <= opts.shortAnswerWords) {
-    return numericMatchOne(pred, gold, opts) === 1;
-  }
-  return exactMatchOne(pred, gold) === 1 || tokenF1One(pred, gold) >= opts.f1Threshold;
+function goldAccepts(pred: string, gold: string, question: string, opts: Required<AnswerScoreOptions>): boolean {
+  if (goldPolarity(gold, question) !== null) return yesNoMatch(pred, [gold], question) === 1;
+  const numeric = claimedValueMatch(pred, gold, opts, opts.shortAnswerWords);
+  if (numeric !== null) return numeric === 1;
+  if (exactMatchOne(pred, gold) === 1) return true;
+  // An abstention is never a free-text answer, however many words it shares with the gold.
+  if (isAbstention(pred) && !isAbstention(gold)) return false;
+  return tokenF1One(pred, gold) >= opts.f1Threshold || containsGold(pred, gold) === 1;
 }
 
 export function scoreAnswer(
@@ -227,11 +204,11 @@ export function scoreAnswer(
   const scores: AnswerScores = {
     exactMatch: exactMatch(pred, golds),
     f1: tokenF1(pred, golds),
-    numericMatch: numericMatch(pred, golds, opts),
-    yesNo: yesNoMatch(pred, golds),
+    numericMatch: numericMatch(pred, golds, opts, opts.shortAnswerWords),
+    yesNo: yesNoMatch(pred, golds, question.question),
     choice,
     correct: 0,
   };
-  scores.correct = choice !== null ? choice : golds.some((g) => goldAccepts(pred, g, opts)) ? 1 : 0;
+  scores.correct = choice !== null ? choice : golds.some((g) => goldAccepts(pred, g, question.question, opts)) ? 1 : 0;
   return scores;
 }

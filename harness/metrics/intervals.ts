@@ -49,7 +49,7 @@ export interface IntervalOptions {
 }
 
 /** Metrics that are a proportion of 0/1 outcomes per record: Wilson interval when unclustered. */
-export const PROPORTION_METRICS: ReadonlySet<MeanMetricPath> = new Set<MeanMetricPath>(['accuracy', 'exactMatch', 'numericMatch', 'yesNo']);
+export const PROPORTION_METRICS: ReadonlySet<MeanMetricPath> = new Set<MeanMetricPath>(['accuracy', 'exactMatch', 'numericMatch', 'yesNo', 'judgeAccuracy']);
 
 const LATENCY_PERCENTILES = [
   ['latencyMs.p50', 0.5],

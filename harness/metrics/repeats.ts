@@ -43,8 +43,11 @@ export interface RepeatStats {
 function spread(values: number[]): SpreadStats {
   const n = values.length;
   const mean = values.reduce((a, b) => a + b, 0) / n;
-  const sd = n < 2 ? NaN : Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1));
-  return { mean, sd, min: Math.min(...values), max: Math.max(...values) };
+  const min = Math.min(...values);
+  const max = Math.max(...values);
+  // Equal values have no spread; summing (v − mean)² of a rounded mean would print 3.4e-17.
+  const sd = n < 2 ? NaN : min === max ? 0 : Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1));
+  return { mean, sd, min, max };
 }
 
 /** Repeat statistics of one strategy's records; null when there is only one repeat. */

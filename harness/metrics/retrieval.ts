@@ -141,12 +141,18 @@ export interface RetrievalOptions {
   k?: number;
 }
 
-export function scoreRetrieval(
-  question: Question,
-  evidence: readonly RankedEvidence[],
-  corpus: Corpus,
-  opts: RetrievalOptions = {},
-): RecordRetrieval {
+/** One level's ranked ids (deduplicated by the metrics, not here) and gold ids. */
+export interface RankedLevel {
+  ranked: string[];
+  gold: Set<string>;
+}
+
+/**
+ * The ranked and gold id lists that `scoreRetrieval` scores, per level, with ids
+ * `docId\u0000nodeId` (node), `docId\u0000page` (page) and `docId` (doc). The TREC export writes
+ * these same lists, so trec_eval or ranx recompute the record's numbers.
+ */
+export function rankedLevels(question: Question, evidence: readonly RankedEvidence[], corpus: Corpus): Record<'node' | 'page' | 'doc', RankedLevel> {
   const gold = question.evidence ?? [];
   const index = nodeIndex(corpus);
   const lookup = (docId: string, nodeId: string) => index.get(docId)?.get(nodeId);
@@ -180,15 +186,54 @@ export function scoreRetrieval(
     if (pages) for (const p of expand(pages)) retrievedPages.push(pageKey(e.docId, p));
   }
   const retrievedDocs = ranked.map((e) => e.docId);
-
   return {
-    node: retrievalScores(retrievedNodes, goldNodes, opts.k),
-    page: retrievalScores(retrievedPages, goldPages, opts.k),
-    doc: retrievalScores(retrievedDocs, goldDocs, opts.k),
+    node: { ranked: retrievedNodes, gold: goldNodes },
+    page: { ranked: retrievedPages, gold: goldPages },
+    doc: { ranked: retrievedDocs, gold: goldDocs },
+  };
+}
+
+export function scoreRetrieval(
+  question: Question,
+  evidence: readonly RankedEvidence[],
+  corpus: Corpus,
+  opts: RetrievalOptions = {},
+): RecordRetrieval {
+  const l = rankedLevels(question, evidence, corpus);
+  return {
+    node: retrievalScores(l.node.ranked, l.node.gold, opts.k),
+    page: retrievalScores(l.page.ranked, l.page.gold, opts.k),
+    doc: retrievalScores(l.doc.ranked, l.doc.gold, opts.k),
   };
 }
 
 /** A record's evidence recall at the finest level it has gold for (node, else page, else doc). */
 export function headlineRecall(retrieval: RecordRetrieval | null | undefined): number | null {
   return retrieval?.node?.recall ?? retrieval?.page?.recall ?? retrieval?.doc?.recall ?? null;
+}
+
+/** The default cutoff of ranked metrics (README promises nDCG@10). */
+export const DEFAULT_K = 10;
+
+/** `scoring.k` as a list: a number, a list, or nothing (the default). */
+export function cutoffs(k: number | readonly number[] | undefined): number[] {
+  const list = k === undefined ? [DEFAULT_K] : typeof k === 'number' ? [k] : [...k];
+  for (const v of list) checkK(v);
+  return list.length ? [...new Set(list)] : [DEFAULT_K];
+}
+
+/**
+ * A record's retrieval scores at the cutoffs of `scoring.k`: the first cutoff fills node/page/doc
+ * (and `k`), further ones go under `at[k]`. A gold hit at rank 11 counts 0 in nDCG@10.
+ */
+export function scoreRetrievalAtK(
+  question: Question,
+  evidence: readonly RankedEvidence[],
+  corpus: Corpus,
+  k?: number | readonly number[],
+): RecordRetrieval {
+  const [first, ...rest] = cutoffs(k) as [number, ...number[]];
+  const out: RecordRetrieval = { ...scoreRetrieval(question, evidence, corpus, { k: first }), k: first };
+  if (rest.length) out.at = Object.fromEntries(rest.map((kk) => [String(kk), scoreRetrieval(question, evidence, corpus, { k: kk })]));
+  return out;
 }

@@ -26,6 +26,7 @@ import { goldHasNumber, goldPolarity } from './answer.ts';
 import { mean, percentile } from './percentile.ts';
 import type { RepeatStats } from './repeats.ts';
 import { summarizeTags, type TagSummary } from './tags.ts';
+import { judgeSummary, judgeValue, type JudgeSummary } from './judgeSummary.ts';
 
 export const RETRIEVAL_LEVELS = ['node', 'page', 'doc'] as const;
 export type RetrievalLevel = (typeof RETRIEVAL_LEVELS)[number];
@@ -68,14 +69,25 @@ export interface StrategySummary {
   numericN: number;
   yesNo: number | null;
   yesNoN: number;
+  /** Accuracy by the LLM judge (records it graded; a failed record counts 0); null without a judge. */
+  judgeAccuracy: number | null;
+  /** The judge beside the rule: counts, agreement and its own cost; absent without a judge. */
+  judge?: JudgeSummary;
 
   retrieval: Record<RetrievalLevel, RetrievalLevelSummary | null>;
+  /** Scores at further cutoffs of `scoring.k`, keyed by k (the main `retrieval` is at `RunSummary.k`). */
+  retrievalAt?: Record<string, Record<RetrievalLevel, RetrievalLevelSummary | null>>;
 
   callsPerQuestion: number;
   embedCallsPerQuestion: number;
   inputTokensPerQuestion: number;
   outputTokensPerQuestion: number;
+  /** Chat tokens (input + output). */
   tokensPerQuestion: number;
+  /** Embedding tokens, priced at another rate, so kept apart from chat tokens. */
+  embedTokensPerQuestion: number;
+  /** Share of logged calls whose tokens were counted by a tokenizer (the provider reported no usage); null without calls. */
+  estimatedTokenShare: number | null;
   costPerQuestion: number;
   totalCost: number;
   latencyMs: LatencySummary;
@@ -110,6 +122,8 @@ export interface RunSummary {
   /** Records dropped because a later record had the same strategy × question × repeat. */
   superseded: number;
   strategies: StrategySummary[];
+  /** Cutoff of the ranked retrieval metrics (nDCG@k); absent when the records were scored over the whole list. */
+  k?: number;
   /** Accuracy and recall per question tag and strategy; absent when no question has tags. */
   tags?: TagSummary[];
   /** How `intervals` were computed, when they were. */
@@ -128,12 +142,14 @@ export type MeanMetricPath =
   | 'f1'
   | 'numericMatch'
   | 'yesNo'
+  | 'judgeAccuracy'
   | RetrievalPath
   | 'callsPerQuestion'
   | 'embedCallsPerQuestion'
   | 'inputTokensPerQuestion'
   | 'outputTokensPerQuestion'
   | 'tokensPerQuestion'
+  | 'embedTokensPerQuestion'
   | 'costPerQuestion'
   | 'latencyMs.mean'
   | 'nodesVisitedPerQuestion'
@@ -177,14 +193,16 @@ export const RECORD_METRICS: Record<MeanMetricPath, (r: RunRecord) => number | n
   accuracy: (r) => answerValue(r, 'correct'),
   exactMatch: (r) => answerValue(r, 'exactMatch'),
   f1: (r) => answerValue(r, 'f1'),
-  numericMatch: (r) => conditionalAnswerValue(r, 'numericMatch', (g) => g.some(goldHasNumber)),
-  yesNo: (r) => conditionalAnswerValue(r, 'yesNo', (g) => g.some((x) => goldPolarity(x) !== null)),
+  numericMatch: (r) => conditionalAnswerValue(r, 'numericMatch', (g) => g.some((x) => goldHasNumber(x))),
+  yesNo: (r) => conditionalAnswerValue(r, 'yesNo', (g) => g.some((x) => goldPolarity(x, r.question) !== null)),
+  judgeAccuracy: judgeValue,
   ...retrievalExtractors(),
   callsPerQuestion: (r) => r.calls,
   embedCallsPerQuestion: (r) => r.embedCalls,
   inputTokensPerQuestion: (r) => r.inputTokens,
   outputTokensPerQuestion: (r) => r.outputTokens,
   tokensPerQuestion: (r) => r.inputTokens + r.outputTokens,
+  embedTokensPerQuestion: (r) => r.embedTokens ?? 0,
   costPerQuestion: (r) => r.costUsd,
   'latencyMs.mean': (r) => r.latencyMs,
   nodesVisitedPerQuestion: (r) => r.nodesVisited,
@@ -217,6 +235,31 @@ export function metricValue(s: StrategySummary, path: MetricPath): number | null
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/** Retrieval summaries at the further cutoffs the records carry (`retrieval.at`). */
+function retrievalAtSummary(records: readonly RunRecord[]): StrategySummary['retrievalAt'] | undefined {
+  const ks = [...new Set(records.flatMap((r) => Object.keys(r.retrieval?.at ?? {})))];
+  if (ks.length === 0) return undefined;
+  const out: NonNullable<StrategySummary['retrievalAt']> = {};
+  for (const k of ks) {
+    const byLevel = {} as Record<RetrievalLevel, RetrievalLevelSummary | null>;
+    for (const level of RETRIEVAL_LEVELS) {
+      const scored = records.map((r) => r.retrieval?.at?.[k]?.[level]).filter((x): x is NonNullable<typeof x> => Boolean(x));
+      byLevel[level] =
+        scored.length === 0
+          ? null
+          : {
+              n: scored.length,
+              recall: mean(scored.map((x) => x.recall)),
+              precision: mean(scored.map((x) => x.precision)),
+              mrr: mean(scored.map((x) => x.mrr)),
+              ndcg: mean(scored.map((x) => x.ndcg)),
+            };
+    }
+    out[k] = byLevel;
+  }
+  return out;
+}
 
 function nullableMean(values: number[]): number | null {
   return values.length === 0 ? null : mean(values);
@@ -259,6 +302,11 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
     }
   }
 
+  let estimated = 0;
+  for (const r of records) for (const c of r.callLog ?? []) if (c.estimated) estimated += 1;
+  const judged = recordValues(records, 'judgeAccuracy');
+  const retrievalAt = retrievalAtSummary(records);
+  const judge = judgeSummary(records);
   const numeric = recordValues(records, 'numericMatch');
   const yesNo = recordValues(records, 'yesNo');
   return {
@@ -273,12 +321,17 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
     numericN: numeric.length,
     yesNo: nullableMean(yesNo),
     yesNoN: yesNo.length,
+    judgeAccuracy: nullableMean(judged),
+    ...(judge ? { judge } : {}),
     retrieval,
+    ...(retrievalAt ? { retrievalAt } : {}),
     callsPerQuestion: m('callsPerQuestion'),
     embedCallsPerQuestion: m('embedCallsPerQuestion'),
     inputTokensPerQuestion: m('inputTokensPerQuestion'),
     outputTokensPerQuestion: m('outputTokensPerQuestion'),
     tokensPerQuestion: m('tokensPerQuestion'),
+    embedTokensPerQuestion: m('embedTokensPerQuestion'),
+    estimatedTokenShare: logged === 0 ? null : estimated / logged,
     costPerQuestion: m('costPerQuestion'),
     totalCost: records.reduce((sum, r) => sum + r.costUsd, 0),
     latencyMs: {
@@ -310,11 +363,13 @@ export function summarize(records: readonly RunRecord[]): RunSummary {
     else groups.set(r.strategy, [r]);
   }
   const tags = summarizeTags(unique);
+  const k = unique.find((r) => r.retrieval?.k !== undefined)?.retrieval?.k;
   return {
     runIds: [...new Set(unique.map((r) => r.runId))],
     records: unique.length,
     questions: new Set(unique.map((r) => r.questionId)).size,
     superseded: records.length - unique.length,
+    ...(k !== undefined ? { k } : {}),
     strategies: [...groups].map(([name, rs]) => summarizeStrategy(name, rs)),
     ...(tags.length ? { tags } : {}),
   };
@@ -365,6 +420,17 @@ export function flattenStrategySummary(s: StrategySummary): Array<[string, FlatV
     ['nodesOpenedPerQuestion', s.nodesOpenedPerQuestion],
     ['evidenceTokensPerQuestion', s.evidenceTokensPerQuestion],
     ['cacheHitRate', s.cacheHitRate],
+    ['embedTokensPerQuestion', s.embedTokensPerQuestion],
+    ['estimatedTokenShare', s.estimatedTokenShare],
+    ['judgeAccuracy', s.judgeAccuracy],
+    ['judge.n', s.judge?.n ?? 0],
+    ['judge.kappa', s.judge?.agreement?.kappa ?? null],
+    ['judge.kappaLo', s.judge?.agreement?.lo ?? null],
+    ['judge.kappaHi', s.judge?.agreement?.hi ?? null],
+    ['judge.agree', s.judge?.agreement?.agree ?? null],
+    ['judge.costPerQuestion', s.judge?.costPerQuestion ?? null],
+    ['judge.tokensPerQuestion', s.judge?.tokensPerQuestion ?? null],
+    ['judge.latencyMs.mean', s.judge?.latencyMs ?? null],
   );
   for (const b of BUDGET_NAMES) cols.push([`budgetExhausted.${b}`, s.budgetExhausted[b] ?? 0]);
   cols.push(

@@ -76,6 +76,11 @@ export function shardQuestions<T>(questions: T[], shard?: { index: number; count
   return questions.filter((_, i) => i % shard.count === shard.index - 1);
 }
 
+/** The questions a run takes: the first `limit`, then the shard. The CLI loads documents for exactly these. */
+export function selectQuestions<T>(questions: T[], limit?: number, shard?: { index: number; count: number }): T[] {
+  return shardQuestions(limit ? questions.slice(0, limit) : questions, shard);
+}
+
 function codeVersion(): RunManifest['code'] {
   const root = new URL('..', import.meta.url).pathname;
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
@@ -108,7 +113,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     if (unknown.length) throw new UsageError(`--strategies: ${unknown.join(', ')} not in the config (it has: ${specs.map((s) => s.id).join(', ')})`);
     specs = specs.filter((s) => opts.only!.includes(s.id));
   }
-  let questions = shardQuestions(limit ? data.questions.slice(0, limit) : data.questions, opts.shard);
+  let questions = selectQuestions(data.questions, limit, opts.shard);
   const byId = new Map(questions.map((q) => [q.id, q]));
   if (byId.size !== questions.length) throw new Error(`dataset ${data.name}: question ids are not unique`);
 

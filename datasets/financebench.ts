@@ -74,12 +74,12 @@ export interface FinanceBenchData {
   files: string[];
 }
 
-function firstExisting(dir: string, names: string[], what: string): string {
+function firstExisting(dir: string, names: string[], what: string, also = ''): string {
   for (const n of names) {
     const p = path.join(dir, n);
     if (exists(p)) return p;
   }
-  throw new DataError(`no ${what} here (looked for ${names.join(', ')})`, { file: dir, field: 'dataset.path' });
+  throw new DataError(`no ${what} here (looked for ${names.join(', ')}${also})`, { file: dir, field: 'dataset.path' });
 }
 
 /** Document ids a question refers to: the filing it names and every gold evidence document. */
@@ -96,8 +96,9 @@ export function financeBenchLayout(target: string, pdfs?: string): { questionsFi
   let questionsFile: string;
   if (isDirectory(target)) {
     const here = FINANCEBENCH_QUESTION_FILES.some((n) => exists(path.join(target, n)));
-    dataDir = !here && isDirectory(path.join(target, 'data')) ? path.join(target, 'data') : target;
-    questionsFile = firstExisting(dataDir, FINANCEBENCH_QUESTION_FILES, 'FinanceBench question file (nor under data/)');
+    const upstream = !here && FINANCEBENCH_QUESTION_FILES.some((n) => exists(path.join(target, 'data', n)));
+    dataDir = upstream ? path.join(target, 'data') : target;
+    questionsFile = firstExisting(dataDir, FINANCEBENCH_QUESTION_FILES, 'FinanceBench question file', ' (nor under data/)');
   } else if (exists(target)) {
     questionsFile = target;
     dataDir = path.dirname(target);

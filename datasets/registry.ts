@@ -226,6 +226,10 @@ function corpusFiles(targets: string[], exts: string[], format: string, cfg?: Pi
   return out;
 }
 
+function idsFromFileNames(cfg: CorpusConfig, what: string): void {
+  if (cfg.docIdFrom === 'field') throw new DataError(`${what} take their id from the file name; use docIdFrom: filename`, { field: 'corpus.docIdFrom' });
+}
+
 /** The entries whose doc id is wanted (all when `only` is not given). */
 function onlyEntries<E>(entries: E[], idOf: (e: E) => string, only: Set<string> | undefined): E[] {
   return only ? entries.filter((e) => only.has(idOf(e))) : entries;
@@ -339,10 +343,11 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
     description: 'Markdown files (*.md), one document per file, a tree from the ATX headings',
     test: (f) => is('markdown')(f) || is('md')(f),
     listDocIds(cfg, baseDir) {
+      idsFromFileNames(cfg, 'markdown documents');
       return corpusFiles(corpusTargets(cfg, baseDir), ['.md', '.markdown'], 'markdown', cfg).map(({ file, root }) => markdownDocId(file, root));
     },
     async load(cfg, baseDir, opts) {
-      if (cfg.docIdFrom === 'field') throw new DataError('markdown documents take their id from the file name; use docIdFrom: filename', { field: 'corpus.docIdFrom' });
+      idsFromFileNames(cfg, 'markdown documents');
       const warnings: string[] = [];
       const all = corpusFiles(corpusTargets(cfg, baseDir), ['.md', '.markdown'], 'markdown', cfg);
       const entries = onlyEntries(all, ({ file, root }) => markdownDocId(file, root), opts?.only);
@@ -355,10 +360,11 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
     description: 'PDF files (*.pdf), one document per file: a tree from the outline (bookmarks), else one node per page',
     test: is('pdf'),
     listDocIds(cfg, baseDir) {
+      idsFromFileNames(cfg, 'PDF documents');
       return corpusFiles(corpusTargets(cfg, baseDir), ['.pdf'], 'pdf', cfg).map(({ file, root }) => pdfDocId(file, root));
     },
     async load(cfg, baseDir, opts) {
-      if (cfg.docIdFrom === 'field') throw new DataError('PDF documents take their id from the file name; use docIdFrom: filename', { field: 'corpus.docIdFrom' });
+      idsFromFileNames(cfg, 'PDF documents');
       const warnings: string[] = [];
       const all = corpusFiles(corpusTargets(cfg, baseDir), ['.pdf'], 'pdf', cfg);
       // Only the PDFs asked for are ever extracted (corpus.only: referenced, --limit, --shard).

@@ -71,6 +71,8 @@ export interface FinanceBenchData {
   warnings: string[];
   /** Load summary lines (rows read, filtered, skipped). */
   notes: string[];
+  /** Every referenced filing that has a PDF (docs holds only those the running questions need). */
+  available: string[];
   files: string[];
 }
 
@@ -177,7 +179,8 @@ export async function loadFinanceBench(dir: string, opts: FinanceBenchOptions = 
     return pdfDocTree(contents[i], { docId, source: pdfs[i], warnings, ...(info ? { title: docTitle(info), description: docDescription(info) } : {}) });
   });
   const files = [questionsFile, infoFile, ...pdfs];
-  return { questions, docs, docInfo, missing, warnings, notes, files };
+  const available = [...pdfOf].filter(([, p]) => p !== null).map(([d]) => d);
+  return { questions, docs, docInfo, missing, warnings, notes, files, available };
 }
 
 interface DuplicateDoc {

@@ -36,6 +36,11 @@ export interface LoadedDataset {
   /** Load summary lines (records read, filtered, skipped). */
   notes?: string[];
   files: string[];
+  /**
+   * Ids of every document the dataset has, when its corpus holds only some of them (financebench
+   * reads only the filings the running questions need). Default: the corpus's own ids.
+   */
+  available?: string[];
 }
 
 /** What a dataset loader may use to read less: the questions that will actually run. */
@@ -163,7 +168,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
         questionOptions: questionOptions(cfg),
       });
       const name = cfg.name ?? 'financebench';
-      return { name, questions: data.questions, corpus: { name, docs: data.docs }, warnings: data.warnings, notes: data.notes, files: data.files };
+      return { name, questions: data.questions, corpus: { name, docs: data.docs }, warnings: data.warnings, notes: data.notes, files: data.files, available: data.available };
     },
   },
   {
@@ -573,7 +578,7 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     files.push(...loaded.files);
   } else if (ds.corpus) {
     corpus = ds.corpus;
-    questions = applyMissingDocs(questions, new Set(corpus.docs.map((d) => d.docId)), missingMode, warnings);
+    questions = applyMissingDocs(questions, new Set(ds.available ?? corpus.docs.map((d) => d.docId)), missingMode, warnings);
   } else {
     throw new DataError(`dataset format "${cfg.dataset.format}" has no documents of its own; add a corpus section (format: ${corpusLoaders.map((l) => l.name).join(' | ')})`, {
       field: 'corpus',

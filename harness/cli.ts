@@ -64,6 +64,7 @@ async function cmdRun(args: {
   cache?: boolean;
 }): Promise<number> {
   const loaded = loadConfig(args.config);
+  if (args.quiet) process.env.TREEBENCH_QUIET = '1'; // load progress (harness/progress.ts) too
   // The corpus need only serve the questions that will run (corpus.only: referenced, financebench).
   const resumeIds = args.resume ? new Set(RunStore.open(args.resume).readManifest().questionIds) : null;
   const limit = args.limit ?? loaded.config.run.limit;

@@ -114,6 +114,11 @@ function requirePath(cfg: { path?: string; format: string }, baseDir: string, fi
 // ---------------------------------------------------------------------------------------------
 // Datasets
 
+/** A setting this format does not read is an error, not silently ignored. */
+function rejectUnused(cfg: DatasetConfig, keys: Array<keyof DatasetConfig>, format: string): void {
+  for (const k of keys) if (cfg[k] !== undefined) throw new DataError(`the ${format} format does not use dataset.${k}`, { field: `dataset.${k}` });
+}
+
 function questionOptions(cfg: DatasetConfig): Pick<LoadQuestionsOptions, 'filter' | 'onInvalid'> {
   return { ...(cfg.filter ? { filter: cfg.filter } : {}), onInvalid: cfg.onInvalid };
 }
@@ -132,6 +137,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     description: 'a folder with corpus/*.json (native DocTree JSON) and questions.jsonl (treebench Question JSON)',
     test: is('sample'),
     async load(cfg, baseDir) {
+      rejectUnused(cfg, ['pdfs'], 'sample');
       const dir = cfg.path ? resolveExisting(baseDir, cfg.path, 'dataset.path') : BUNDLED_SAMPLE_DIR;
       if (!isDirectory(dir)) throw new DataError('the sample format expects a folder with corpus/ and questions.jsonl', { file: dir, field: 'dataset.path' });
       const corpusDir = path.join(dir, 'corpus');
@@ -148,6 +154,8 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     description: 'E-Manual QA over the Samsung Galaxy S10 manual (folder with s10_manual_corpus.json and s10_50_questions.csv)',
     test: (f) => is('emanual-s10')(f) || is('emanual')(f),
     async load(cfg, baseDir) {
+      rejectUnused(cfg, ['mapping', 'filter', 'pdfs'], 'emanual-s10');
+      if (cfg.onInvalid === 'skip') rejectUnused(cfg, ['onInvalid'], 'emanual-s10');
       const dir = requirePath(cfg, baseDir, 'dataset.path', 'the emanual-s10 folder');
       const data = loadEmanualS10(dir);
       const name = cfg.name ?? 'emanual-s10';
@@ -160,6 +168,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
       'FinanceBench (folder with financebench_open_source*.jsonl, financebench_document_information*.jsonl and pdfs/, or the upstream data/ + pdfs/ layout; pdfs: to name the PDF folder); missingDocs: skip | fail | keep',
     test: is('financebench'),
     async load(cfg, baseDir, ctx) {
+      rejectUnused(cfg, ['mapping'], 'financebench');
       const dir = requirePath(cfg, baseDir, 'dataset.path', 'the FinanceBench folder');
       const data = await loadFinanceBench(dir, {
         missingDocs: cfg.missingDocs ?? 'skip',
@@ -176,6 +185,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     description: 'questions from a JSONL file or a JSON array/dict (mapping.records: dotted path into it) through `mapping`; needs a corpus section',
     test: (f) => is('jsonl')(f) || is('json')(f),
     async load(cfg, baseDir) {
+      rejectUnused(cfg, ['pdfs'], cfg.format);
       const file = requirePath(cfg, baseDir, 'dataset.path', 'the questions file');
       const format = path.extname(file).toLowerCase() === '.json' || is('json')(cfg.format) ? 'json' : 'jsonl';
       const q = readQuestions(file, cfg.mapping ?? NATIVE_MAPPING, cfg, format);
@@ -187,6 +197,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     description: 'questions from a CSV/TSV file (header row) through `mapping`; needs a corpus section',
     test: (f) => is('csv')(f) || is('tsv')(f),
     async load(cfg, baseDir) {
+      rejectUnused(cfg, ['pdfs'], cfg.format);
       const file = requirePath(cfg, baseDir, 'dataset.path', 'the questions file');
       const q = readQuestions(file, cfg.mapping ?? NATIVE_MAPPING, cfg, 'csv');
       return { name: cfg.name ?? stem(file), questions: q.questions, warnings: q.warnings, notes: q.notes, files: [file] };
@@ -297,9 +308,13 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
       const docs: DocTree[] = [];
       const files: string[] = [];
       for (const t of corpusTargets(cfg, baseDir)) {
-        const r = loadNativeCorpus(t);
-        docs.push(...r.docs);
-        files.push(...r.files);
+        // Folders go through include/exclude; each file is then read as native JSON.
+        const targets = cfg.include || cfg.exclude ? corpusFiles([t], ['.json'], 'native', cfg).map((e) => e.file) : [t];
+        for (const target of targets) {
+          const r = loadNativeCorpus(target);
+          docs.push(...r.docs);
+          files.push(...r.files);
+        }
       }
       return { docs: onlyEntries(docs, (d) => d.docId, opts?.only), files, warnings: [] };
     },

@@ -450,3 +450,100 @@ describe('financebench: upstream layout', () => {
     expect(data.corpus.docs).toHaveLength(1);
   });
 });
+
+describe('README "Bring your own dataset": every worked config loads data of its shape', () => {
+  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Bring your own dataset'), readme.indexOf('\n## ', readme.indexOf('## Bring your own dataset') + 5));
+  const blocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
+
+  it('has the four worked configs', () => {
+    expect(blocks).toHaveLength(4);
+  });
+
+  const load = async (i: number, files: Record<string, string>, select?: (qs: never[]) => never[]) => {
+    const { parse } = await import('yaml');
+    const dir = tmpFiles(files);
+    return loadBenchmarkData(parse(blocks[i]), dir, select ? { select: select as never } : {});
+  };
+
+  it('MMLongBench-Doc: JSON array, stringified pages, a page-0 row, a filter, only referenced PDFs', async () => {
+    const rows = [
+      { doc_id: 'a.pdf', doc_type: 'Report', question: 'Q1?', answer: '1', evidence_pages: '[2]', evidence_sources: "['Pure-text (Plain-text)']", answer_format: 'Int' },
+      { doc_id: 'a.pdf', doc_type: 'Report', question: 'Q2?', answer: 'x', evidence_pages: '[1]', evidence_sources: "['Chart']", answer_format: 'Str' },
+      { doc_id: 'b.pdf', doc_type: 'Guide', question: 'Q3?', answer: 'Not answerable', evidence_pages: '[]', evidence_sources: '[]', answer_format: 'None' },
+      { doc_id: 'b.pdf', doc_type: 'Guide', question: 'Q4?', answer: 'y', evidence_pages: '[0]', evidence_sources: "['Pure-text (Plain-text)']", answer_format: 'Str' },
+      { doc_id: 'b.pdf', doc_type: 'Guide', question: 'Q5?', answer: 'z', evidence_pages: '[1]', evidence_sources: "['Pure-text (Plain-text)']", answer_format: 'Str' },
+      { doc_id: 'gone.pdf', doc_type: 'Guide', question: 'Q6?', answer: 'w', evidence_pages: '[1]', evidence_sources: "['Pure-text (Plain-text)']", answer_format: 'Str' },
+    ];
+    const files = {
+      'mmlongbench/samples.json': JSON.stringify(rows),
+      'mmlongbench/documents/a.pdf': pdf('one', 'two'),
+      'mmlongbench/documents/b.pdf': pdf('only'),
+      'mmlongbench/documents/unused.pdf': 'never extracted',
+    };
+    const data = await load(0, files);
+    expect(data.questions.map((q) => q.id)).toEqual(['1', '5']);
+    expect(data.questions[0].evidence).toEqual([{ docId: 'a', pages: [2] }]);
+    expect(data.corpus.docs.map((d) => d.docId)).toEqual(['a', 'b']);
+    const limited = await load(0, files, (qs) => qs.slice(0, 1));
+    expect(limited.corpus.docs.map((d) => d.docId)).toEqual(['a']);
+  });
+
+  it('FinanceBench upstream layout', async () => {
+    const q = { financebench_id: 'f1', doc_name: 'X_2022_10K', question: 'Q?', answer: '1', evidence: [{ doc_name: 'X_2022_10K', evidence_page_num: 0 }] };
+    const data = await load(1, {
+      'financebench/data/financebench_open_source.jsonl': jsonl(q),
+      'financebench/data/financebench_document_information.jsonl': jsonl({ doc_name: 'X_2022_10K', company: 'X' }, { doc_name: 'FOOTLOCKER_2023_annualreport' }, { doc_name: 'FOOTLOCKER_2023_annualreport', company: 'Foot Locker' }),
+      'financebench/pdfs/X_2022_10K.pdf': pdf('Revenue 1'),
+    });
+    expect(data.questions[0].evidence).toEqual([{ docId: 'X_2022_10K', pages: [1] }]);
+    expect(data.warnings).toEqual([expect.stringContaining('duplicate doc_name "FOOTLOCKER_2023_annualreport" (first at line 2); no question uses it')]);
+  });
+
+  it('AWS docs: guide pages only, escapes resolved, yes/no column, ordinal ids', async () => {
+    const data = await load(2, {
+      'aws-documentation/QA_true.csv': 'Question,Answer_True,Yes_No_True,Document_True\n"Which TLS?","TLS 1.2\nor later",None,g/A.md\nIs it on?,"Yes, it is",Yes,g/A.md\n',
+      'aws-documentation/documents/README.md': '# Repo readme',
+      'aws-documentation/documents/g/CONTRIBUTING.md': '# Contributing',
+      'aws-documentation/documents/g/doc_source/A.md': 'Title\n=====\n\nUse TLS 1\\.2\\.\n',
+    });
+    expect(data.corpus.docs.map((d) => d.docId)).toEqual(['g/A']);
+    expect(data.corpus.docs[0].nodes[0]).toMatchObject({ title: 'Title', text: 'Use TLS 1.2.' });
+    expect(data.questions.map((q) => [q.id, q.answers])).toEqual([
+      ['1', ['TLS 1.2\nor later']],
+      ['2', ['Yes, it is', 'Yes']],
+    ]);
+  });
+
+  it('E-Manual TV: flat passages, duplicate titles apart, title-path gold', async () => {
+    const data = await load(3, {
+      'emanual-tv/tv_manual_corpus.json': JSON.stringify({
+        a: { id: 'a', title: 'Expert Settings', text: ['picture'] },
+        b: { id: 'b', title: 'Expert Settings', text: ['sound'] },
+        c: { id: 'c', title: 'Brightness', text: ['0-50'] },
+      }),
+      'emanual-tv/tv_questions.csv': 'question_id,question,section_path,answer\n1,Bright?,Settings>Picture>Brightness,0-50\n2,Expert?,Settings>Expert Settings,x\n3,Nope?,Settings>Network,y\n',
+    });
+    expect(data.corpus.docs[0].nodes.map((n) => n.id)).toEqual(['a', 'b', 'c']);
+    expect(data.questions.map((q) => q.evidence?.[0]?.nodeIds ?? [])).toEqual([['c'], ['a', 'b'], []]);
+    expect(data.warnings[0]).toMatch(/1 by their last titles.*1 ambiguous.*1 not at all/);
+  });
+});
+
+describe('settings a format does not read', () => {
+  it('are errors naming the field, not silently ignored', async () => {
+    const e1 = await rejected(loadBenchmarkData({ dataset: { format: 'csv', path: 'q.csv', pdfs: 'pdfs' } }, tmpFiles({ 'q.csv': 'question,answers\nq,a\n' })));
+    expect([e1.field, e1.message]).toEqual(['dataset.pdfs', expect.stringContaining('the csv format does not use dataset.pdfs')]);
+    const e2 = await rejected(loadBenchmarkData({ dataset: { format: 'emanual-s10', path: '.', filter: { field: 'a', exists: true } } }, '/'));
+    expect(e2.field).toBe('dataset.filter');
+    const e3 = await rejected(loadBenchmarkData({ dataset: { format: 'financebench', path: '.', mapping: { question: 'q' } } }, '/'));
+    expect(e3.field).toBe('dataset.mapping');
+  });
+
+  it('native corpus folders take include/exclude too', async () => {
+    const doc = (id: string) => JSON.stringify({ docId: id, title: id, nodes: [{ id: 'n', title: 'N', children: [] }] });
+    const dir = tmpFiles({ 'q.jsonl': jsonl({ id: 'q', question: 'q?', answers: ['a'] }), 'c/a.json': doc('a'), 'c/drafts/b.json': doc('b') });
+    const data = await loadBenchmarkData({ dataset: { format: 'jsonl', path: 'q.jsonl' }, corpus: { format: 'native', path: 'c', exclude: 'drafts/**' } }, dir);
+    expect(data.corpus.docs.map((d) => d.docId)).toEqual(['a']);
+  });
+});

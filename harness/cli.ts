@@ -64,14 +64,21 @@ async function cmdRun(args: {
   cache?: boolean;
 }): Promise<number> {
   const loaded = loadConfig(args.config);
-  if (args.quiet) process.env.TREEBENCH_QUIET = '1'; // load progress (harness/progress.ts) too
   // The corpus need only serve the questions that will run (corpus.only: referenced, financebench).
   const resumeIds = args.resume ? new Set(RunStore.open(args.resume).readManifest().questionIds) : null;
   const limit = args.limit ?? loaded.config.run.limit;
   const shard = parseShard(args.shard);
-  const data = await loadBenchmarkData(loaded.config, loaded.baseDir, {
-    select: (qs) => (resumeIds ? qs.filter((q) => resumeIds.has(q.id)) : selectQuestions(qs, limit, shard)),
-  });
+  const wasQuiet = process.env.TREEBENCH_QUIET;
+  if (args.quiet) process.env.TREEBENCH_QUIET = '1'; // the load's progress lines (harness/progress.ts) too
+  let data: Awaited<ReturnType<typeof loadBenchmarkData>>;
+  try {
+    data = await loadBenchmarkData(loaded.config, loaded.baseDir, {
+      select: (qs) => (resumeIds ? qs.filter((q) => resumeIds.has(q.id)) : selectQuestions(qs, limit, shard)),
+    });
+  } finally {
+    if (wasQuiet === undefined) delete process.env.TREEBENCH_QUIET;
+    else process.env.TREEBENCH_QUIET = wasQuiet;
+  }
   for (const n of data.notes) process.stderr.write(`note: ${n}\n`);
   for (const w of data.warnings) process.stderr.write(`warning: ${w}\n`);
   const outcome = await runBenchmark({

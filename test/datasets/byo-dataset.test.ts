@@ -62,7 +62,10 @@ describe('dataset.filter', () => {
   it('rejects a malformed condition in the config with its field path', async () => {
     const e = await rejected(loadBenchmarkData({ dataset: { format: 'csv', path: 'x.csv', filter: { field: 'a', equal: 1 } } } as never, '/'));
     expect(e).toBeInstanceOf(DataError);
-    expect(e.field).toMatch(/^dataset\.filter/);
+    expect(e.field).toBe('dataset.filter');
+    expect(e.message).toContain('got "equal" beside "field"');
+    const nested = thrown(() => recordFilterSchema.parse({ all: [{ field: 'a', equals: 1 }, { any: [{ fild: 'b', equals: 2 }] }] }));
+    expect(nested.message).toContain('"field" (a field name or dotted path) is missing');
   });
 });
 

@@ -64,8 +64,9 @@ describe('dataset.filter', () => {
     expect(e).toBeInstanceOf(DataError);
     expect(e.field).toBe('dataset.filter');
     expect(e.message).toContain('got "equal" beside "field"');
-    const nested = thrown(() => recordFilterSchema.parse({ all: [{ field: 'a', equals: 1 }, { any: [{ fild: 'b', equals: 2 }] }] }));
-    expect(nested.message).toContain('"field" (a field name or dotted path) is missing');
+    const nested = recordFilterSchema.safeParse({ all: [{ field: 'a', equals: 1 }, { any: [{ fild: 'b', equals: 2 }] }] });
+    expect(nested.error?.issues[0].path).toEqual(['all', 1, 'any', 0, 'field']);
+    expect(nested.error?.issues[0].message).toContain('"field" (a field name or dotted path) is missing');
   });
 });
 

@@ -2,7 +2,7 @@
 // a user's own format loads without code:
 //
 //   mapping:
-//     id: financebench_id            # default: the record's line number
+//     id: financebench_id            # default: the record's ordinal (1, 2, ...) or its key in a JSON dict
 //     question: question             # default: "question"
 //     answers: answer                # string, array, or a string split by answersSeparator;
 //                                    # a list of fields gives alternatives: [Answer_True, Yes_No_True]

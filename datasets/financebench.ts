@@ -72,7 +72,7 @@ export interface FinanceBenchData {
   /** Load summary lines (rows read, filtered, skipped). */
   notes: string[];
   /** Every referenced filing that has a PDF (docs holds only those the running questions need). */
-  available: string[];
+  available: Array<{ docId: string; file: string }>;
   files: string[];
 }
 
@@ -179,7 +179,7 @@ export async function loadFinanceBench(dir: string, opts: FinanceBenchOptions = 
     return pdfDocTree(contents[i], { docId, source: pdfs[i], warnings, ...(info ? { title: docTitle(info), description: docDescription(info) } : {}) });
   });
   const files = [questionsFile, infoFile, ...pdfs];
-  const available = [...pdfOf].filter(([, p]) => p !== null).map(([d]) => d);
+  const available = [...pdfOf].filter((e): e is [string, string] => e[1] !== null).map(([docId, file]) => ({ docId, file }));
   return { questions, docs, docInfo, missing, warnings, notes, files, available };
 }
 

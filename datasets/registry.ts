@@ -8,6 +8,8 @@
 // a missing document (dataset.missingDocs) -> the questions that will run (--limit, --shard) ->
 // the documents to read (corpus.only: referenced reads only those the running questions name)
 // -> gold title paths resolved against the corpus -> reference checks.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { fileURLToPath } from 'node:url';
@@ -15,8 +17,8 @@ import type { Corpus, DocTree, Question } from '../harness/types.ts';
 import { parseDataConfig, type BenchmarkDataConfigInput, type CorpusConfig, type DatasetConfig } from './config.ts';
 import { loadEmanualS10 } from './emanual.ts';
 import { DataError } from './errors.ts';
-import { exists, isDirectory, listFiles, posixRelative, stem } from './files.ts';
-import { loadQuestionSet, NATIVE_MAPPING, questionSetNotes, type LoadQuestionsOptions, type QuestionMappingInput } from './mapping.ts';
+import { byCodeUnit, exists, isDirectory, listFiles, posixRelative, stem } from './files.ts';
+import { loadQuestionSet, NATIVE_MAPPING, pendingTitlePaths, questionSetNotes, type LoadQuestionsOptions, type QuestionMappingInput } from './mapping.ts';
 import { loadMarkdownFile } from './markdown.ts';
 import { mapWithProgress, readPdfsWithProgress } from './loadProgress.ts';
 import { loadPassagesFile, passageMappingSchema } from './passages.ts';
@@ -40,7 +42,13 @@ export interface LoadedDataset {
    * Ids of every document the dataset has, when its corpus holds only some of them (financebench
    * reads only the filings the running questions need). Default: the corpus's own ids.
    */
-  available?: string[];
+  available?: DocSource[];
+}
+
+/** A document that exists, and the file it comes from. */
+export interface DocSource {
+  docId: string;
+  file: string;
 }
 
 /** What a dataset loader may use to read less: the questions that will actually run. */
@@ -77,7 +85,7 @@ export interface CorpusLoaderFactory {
    * can be matched against the corpus before anything is extracted. Null (or absent) when the
    * ids are inside the files and need parsing.
    */
-  listDocIds?(cfg: CorpusConfig, baseDir: string): string[] | null;
+  listDocs?(cfg: CorpusConfig, baseDir: string): DocSource[] | null;
 }
 
 export interface BenchmarkData {
@@ -88,6 +96,13 @@ export interface BenchmarkData {
   /** Load summary lines for stderr (records read, filtered, skipped, dropped). */
   notes: string[];
   files: string[];
+  /**
+   * Set when the corpus holds only the documents of the selected questions (--limit, --shard
+   * with corpus.only: referenced, or financebench): hashes that do not depend on the selection,
+   * so shards of one run and runs of other selections still match. The corpus hash is then of
+   * the source files of every available document (and the corpus config), not of built trees.
+   */
+  identity?: { questionsHash: string; corpusHash: string; basis: 'source files' };
 }
 
 export interface LoadDataOptions {
@@ -323,9 +338,9 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
     name: 'pageindex',
     description: 'PageIndex tree JSON (*_structure.json from PDFs or Markdown); doc id from the file name or doc_name',
     test: is('pageindex'),
-    listDocIds(cfg, baseDir) {
+    listDocs(cfg, baseDir) {
       if (cfg.docIdFrom === 'field') return null;
-      return corpusFiles(corpusTargets(cfg, baseDir), ['.json'], 'pageindex', cfg).map(({ file, root }) => pageIndexDocId(file, root));
+      return corpusFiles(corpusTargets(cfg, baseDir), ['.json'], 'pageindex', cfg).map(({ file, root }) => ({ docId: pageIndexDocId(file, root), file }));
     },
     async load(cfg, baseDir, opts) {
       const warnings: string[] = [];
@@ -362,9 +377,9 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
     name: 'markdown',
     description: 'Markdown files (*.md), one document per file, a tree from the ATX headings',
     test: (f) => is('markdown')(f) || is('md')(f),
-    listDocIds(cfg, baseDir) {
+    listDocs(cfg, baseDir) {
       idsFromFileNames(cfg, 'markdown documents');
-      return corpusFiles(corpusTargets(cfg, baseDir), ['.md', '.markdown'], 'markdown', cfg).map(({ file, root }) => markdownDocId(file, root));
+      return corpusFiles(corpusTargets(cfg, baseDir), ['.md', '.markdown'], 'markdown', cfg).map(({ file, root }) => ({ docId: markdownDocId(file, root), file }));
     },
     async load(cfg, baseDir, opts) {
       idsFromFileNames(cfg, 'markdown documents');
@@ -379,9 +394,9 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
     name: 'pdf',
     description: 'PDF files (*.pdf), one document per file: a tree from the outline (bookmarks), else one node per page',
     test: is('pdf'),
-    listDocIds(cfg, baseDir) {
+    listDocs(cfg, baseDir) {
       idsFromFileNames(cfg, 'PDF documents');
-      return corpusFiles(corpusTargets(cfg, baseDir), ['.pdf'], 'pdf', cfg).map(({ file, root }) => pdfDocId(file, root));
+      return corpusFiles(corpusTargets(cfg, baseDir), ['.pdf'], 'pdf', cfg).map(({ file, root }) => ({ docId: pdfDocId(file, root), file }));
     },
     async load(cfg, baseDir, opts) {
       idsFromFileNames(cfg, 'PDF documents');
@@ -571,12 +586,15 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
   const select = opts.select ?? ((qs: Question[]) => qs);
   let questions = ds.questions;
   let corpus: Corpus;
+  /** How to hash a corpus loaded for a selection: its full trees, or its sources' bytes. */
+  let identityOf: { corpus: string | null; sources: DocSource[] | null } | null = null;
   if (cfg.corpus) {
     const cl = findCorpusLoader(cfg.corpus.format);
     if (ds.corpus) warnings.push(`dataset format "${cfg.dataset.format}" brings its own corpus; using the configured ${cl.name} corpus instead`);
     // Which documents exist: from file names when the loader can tell, else by loading everything.
     let loaded: LoadedCorpus | null = null;
-    let ids = cl.listDocIds?.(cfg.corpus, baseDir) ?? null;
+    const listed = cl.listDocs?.(cfg.corpus, baseDir) ?? null;
+    let ids = listed?.map((d) => d.docId) ?? null;
     if (!ids) {
       loaded = await cl.load(cfg.corpus, baseDir);
       ids = loaded.docs.map((d) => d.docId);
@@ -584,8 +602,14 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     questions = applyMissingDocs(questions, new Set(ids), missingMode, warnings);
     if (cfg.corpus.only === 'referenced') {
       const wanted = referencedDocIds(select(questions));
-      if (loaded) loaded = { ...loaded, docs: loaded.docs.filter((d) => wanted.has(d.docId)) };
-      else loaded = await cl.load(cfg.corpus, baseDir, { only: wanted });
+      if (loaded) {
+        // Everything was read to learn the ids: the whole corpus's hash does not depend on the selection.
+        if (opts.select) identityOf = { corpus: corpusHash(loaded.docs), sources: null };
+        loaded = { ...loaded, docs: loaded.docs.filter((d) => wanted.has(d.docId)) };
+      } else {
+        loaded = await cl.load(cfg.corpus, baseDir, { only: wanted });
+        if (opts.select) identityOf = { corpus: null, sources: listed! };
+      }
       notes.push(`corpus.only: referenced: ${loaded.docs.length} of ${ids.length} documents loaded`);
     } else loaded ??= await cl.load(cfg.corpus, baseDir);
     corpus = { name: cfg.corpus.name ?? ds.name, docs: loaded.docs };
@@ -593,7 +617,8 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     files.push(...loaded.files);
   } else if (ds.corpus) {
     corpus = ds.corpus;
-    questions = applyMissingDocs(questions, new Set(ds.available ?? corpus.docs.map((d) => d.docId)), missingMode, warnings);
+    questions = applyMissingDocs(questions, new Set(ds.available?.map((d) => d.docId) ?? corpus.docs.map((d) => d.docId)), missingMode, warnings);
+    if (opts.select && ds.available) identityOf = { corpus: null, sources: ds.available };
   } else {
     throw new DataError(`dataset format "${cfg.dataset.format}" has no documents of its own; add a corpus section (format: ${corpusLoaders.map((l) => l.name).join(' | ')})`, {
       field: 'corpus',
@@ -606,10 +631,22 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     throw new DataError(`the dataset has no questions${why}`, { field: 'dataset.path', file: ds.files[ds.files.length - 1] });
   }
   const running = select(questions);
-  warnings.push(...resolveTitlePaths(corpus, running).warnings);
+  let identity: BenchmarkData['identity'];
+  if (identityOf) {
+    // Hash the questions before title paths resolve: only the running ones' can, in a partial corpus.
+    const questionsHash = sha256(JSON.stringify(questions.map((q) => [q, pendingTitlePaths.get(q) ?? null])));
+    const corpusSection = cfg.corpus ?? { format: cfg.dataset.format, path: cfg.dataset.path, pdfs: cfg.dataset.pdfs };
+    const sourcesHash = () =>
+      sha256(JSON.stringify({ corpus: corpusSection, docs: [...identityOf!.sources!].sort((a, b) => byCodeUnit(a.docId, b.docId)).map((d) => [d.docId, sha256(fs.readFileSync(d.file))]) }));
+    identity = { questionsHash, corpusHash: identityOf.corpus ?? sourcesHash(), basis: 'source files' };
+  }
+  warnings.push(...resolveTitlePaths(corpus, identity ? running : questions).warnings);
   warnings.push(...checkReferences(corpus, running).warnings);
-  return { name: cfg.dataset.name ?? ds.name, corpus, questions, warnings, notes, files: [...new Set(files)] };
+  return { name: cfg.dataset.name ?? ds.name, corpus, questions, warnings, notes, files: [...new Set(files)], ...(identity ? { identity } : {}) };
 }
+
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+const corpusHash = (docs: DocTree[]) => sha256(JSON.stringify(docs));
 
 function assertUniqueDocIds(corpus: Corpus): void {
   const seen = new Map<string, string | undefined>();

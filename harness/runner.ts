@@ -150,7 +150,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   } else {
     const runId = opts.runId ?? timestampId(config.name);
     store = RunStore.create(join(opts.outDir ?? config.run.outDir, runId));
-    const questionsHash = sha256(JSON.stringify(data.questions));
+    // A corpus loaded for a selection (--limit/--shard) carries hashes that do not depend on it.
+    const questionsHash = data.identity?.questionsHash ?? sha256(JSON.stringify(data.questions));
     const files: FileHash[] = data.files.map((f) => ({ path: relative(process.cwd(), f), sha256: sha256(readFileSync(f)) }));
     manifest = {
       runId,
@@ -159,7 +160,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       config,
       configHash: sha256(loaded.raw),
       dataset: { name: data.name, questions: questions.length, questionsHash, files },
-      corpus: { name: data.corpus.name, docs: data.corpus.docs.length, nodes: data.corpus.docs.reduce((n, d) => n + countNodes(d.nodes), 0), hash: sha256(JSON.stringify(data.corpus.docs)) },
+      corpus: { name: data.corpus.name, docs: data.corpus.docs.length, nodes: data.corpus.docs.reduce((n, d) => n + countNodes(d.nodes), 0), hash: data.identity?.corpusHash ?? sha256(JSON.stringify(data.corpus.docs)) },
       code: codeVersion(),
       model: {
         provider: config.model.provider,

@@ -9,11 +9,11 @@ import { runCli } from './runCli.ts';
 
 afterEach(() => vi.restoreAllMocks());
 
-function project(): string {
+function project(brokenB = true): string {
   const dir = mkdtempSync(join(tmpdir(), 'treebench-select-'));
   mkdirSync(join(dir, 'pdfs'));
   writeFileSync(join(dir, 'pdfs/a.pdf'), makePdf([['Revenue was 12 million in 2020.']]));
-  writeFileSync(join(dir, 'pdfs/b.pdf'), 'broken: only question 2 names it');
+  writeFileSync(join(dir, 'pdfs/b.pdf'), brokenB ? 'broken: only question 2 names it' : makePdf([['x is in b.']]));
   writeFileSync(join(dir, 'pdfs/c.pdf'), 'broken: no question names it');
   writeFileSync(
     join(dir, 'questions.json'),
@@ -61,5 +61,22 @@ describe('run with corpus.only: referenced', () => {
     expect(full.code).toBe(2);
     expect(full.stderr).toContain('b.pdf');
     expect(full.stderr).not.toContain('c.pdf');
+  });
+
+  it('shards load different documents yet carry the same dataset and corpus hashes, so they merge', async () => {
+    const dir = project(false);
+    const runs = join(dir, 'runs');
+    for (const i of [1, 2]) {
+      const r = await runCli(['run', join(dir, 'config.yaml'), '--shard', `${i}/2`, '--out', runs, '--run-id', `s${i}`, '--quiet']);
+      expect(r.code).toBe(0);
+    }
+    const m1 = JSON.parse(readFileSync(join(runs, 's1/manifest.json'), 'utf8'));
+    const m2 = JSON.parse(readFileSync(join(runs, 's2/manifest.json'), 'utf8'));
+    expect([m1.corpus.docs, m2.corpus.docs]).toEqual([1, 1]);
+    expect(m1.corpus.hash).toBe(m2.corpus.hash);
+    expect(m1.dataset.questionsHash).toBe(m2.dataset.questionsHash);
+    const merged = await runCli(['merge', join(runs, 's1'), join(runs, 's2'), '--out', join(runs, 'merged')]);
+    expect(merged.stderr).toContain('merged 2 shards (2 questions');
+    expect(merged.code).toBe(0);
   });
 });

@@ -447,6 +447,20 @@ describe('financebench: upstream layout', () => {
     expect(writes.join('')).toMatch(/financebench: extracting filings: 1\/1 PDFs, 2 pages, [\d.]+ pages\/s, [\d.]+ s, 2 pages/);
   });
 
+  it('a selection does not change the run identity: shards hash the same, other files do not', async () => {
+    const dir = upstream();
+    const shard = (i: number) => loadBenchmarkData({ dataset: { format: 'financebench', path: dir } }, '/', { select: (qs) => selectQuestions(qs, undefined, { index: i, count: 2 }) });
+    const [s1, s2] = [await shard(1), await shard(2)];
+    expect(s1.corpus.docs.map((d) => d.docId)).toEqual(['ACME_2022_10K']);
+    expect(s2.corpus.docs.map((d) => d.docId)).toEqual(['BOLT_2022_10K']);
+    expect(s1.identity).toEqual(s2.identity);
+    expect(s1.identity?.basis).toBe('source files');
+    fs.writeFileSync(path.join(dir, 'pdfs/BOLT_2022_10K.pdf'), pdf('Revenue 43'));
+    expect((await shard(1)).identity?.corpusHash).not.toBe(s1.identity?.corpusHash);
+    // Without a selection the hashes are the runner's own (of the built trees).
+    expect((await loadBenchmarkData({ dataset: { format: 'financebench', path: dir } }, '/')).identity).toBeUndefined();
+  });
+
   it('configs/financebench.yaml still loads the shared subset folder layout', async () => {
     const loaded = loadConfig(path.join(REPO, 'configs/financebench.yaml'));
     const data = await loadBenchmarkData(loaded.config, loaded.baseDir, { select: (qs) => selectQuestions(qs, 1) });

@@ -17,7 +17,7 @@ export async function readPdfsWithProgress(files: string[], label = 'extracting 
       pages += c.pageCount;
       p.tick(1, c.pageCount);
     });
-    p.done(`${pages.toLocaleString('en-US')} pages`);
+    p.done();
     return out;
   } catch (err) {
     p.done('stopped by an error');

@@ -55,6 +55,9 @@ export class TitlePathIndex {
 
 const pick = (e: Entry) => ({ docId: e.docId, id: e.id });
 
+/** Dataset text in a message: quoted, with control characters (terminal escapes) written out. */
+const quoted = (s: string) => JSON.stringify(s).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /**
  * Adds the node ids of each question's parked title paths to its gold evidence. Returns counts
  * per kind of match and warnings naming examples of the ambiguous and unmatched ones.
@@ -71,7 +74,7 @@ export function resolveTitlePaths(corpus: Corpus, questions: Question[]): { coun
     for (const titles of pending.paths) {
       const m = index.match(titles, pending.docId);
       counts[m.how]++;
-      if (m.how !== 'exact') examples[m.how].push(`${pending.where}: "${titles.join(' > ')}"${m.how === 'ambiguous' ? ` -> ${m.nodes.length} nodes` : ''}`);
+      if (m.how !== 'exact') examples[m.how].push(`${pending.where}: ${quoted(titles.join(' > '))}${m.how === 'ambiguous' ? ` -> ${m.nodes.length} nodes` : ''}`);
       found.push(...m.nodes);
     }
     if (found.length) q.evidence = mergeEvidence([...(q.evidence ?? []), ...found.map((n) => ({ docId: n.docId, nodeIds: [n.id] }))]);

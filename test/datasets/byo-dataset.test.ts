@@ -444,7 +444,7 @@ describe('financebench: upstream layout', () => {
     } finally {
       if (prevQuiet !== undefined) process.env.TREEBENCH_QUIET = prevQuiet;
     }
-    expect(writes.join('')).toMatch(/financebench: extracting filings: 1\/1 PDFs, 2 pages, [\d.]+ pages\/s, [\d.]+ s, 2 pages/);
+    expect(writes.join('')).toMatch(/financebench: extracting filings: 1\/1 PDFs, 2 pages, [\d.]+ pages\/s, [\d.]+ s\n/);
   });
 
   it('a selection does not change the run identity: shards hash the same, other files do not', async () => {

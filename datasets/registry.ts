@@ -590,6 +590,7 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
   let identityOf: { corpus: string | null; sources: DocSource[] | null } | null = null;
   if (cfg.corpus) {
     const cl = findCorpusLoader(cfg.corpus.format);
+    if (cfg.corpus.mapping && cl.name !== 'passages') throw new DataError(`the ${cl.name} corpus does not use corpus.mapping (the passages format does)`, { field: 'corpus.mapping' });
     if (ds.corpus) warnings.push(`dataset format "${cfg.dataset.format}" brings its own corpus; using the configured ${cl.name} corpus instead`);
     // Which documents exist: from file names when the loader can tell, else by loading everything.
     let loaded: LoadedCorpus | null = null;

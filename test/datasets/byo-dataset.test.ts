@@ -461,6 +461,13 @@ describe('financebench: upstream layout', () => {
     expect((await loadBenchmarkData({ dataset: { format: 'financebench', path: dir } }, '/')).identity).toBeUndefined();
   });
 
+  it('configs/financebench.yaml, pointed at a folder in the upstream layout, loads it', async () => {
+    const loaded = loadConfig(path.join(REPO, 'configs/financebench.yaml'));
+    const data = await loadBenchmarkData({ ...loaded.config, dataset: { ...loaded.config.dataset, path: upstream() } }, loaded.baseDir);
+    expect(data.questions).toHaveLength(3);
+    expect(data.corpus.docs).toHaveLength(2);
+  });
+
   it('configs/financebench.yaml still loads the shared subset folder layout', async () => {
     const loaded = loadConfig(path.join(REPO, 'configs/financebench.yaml'));
     const data = await loadBenchmarkData(loaded.config, loaded.baseDir, { select: (qs) => selectQuestions(qs, 1) });
@@ -556,6 +563,9 @@ describe('settings a format does not read', () => {
     expect(e2.field).toBe('dataset.filter');
     const e3 = await rejected(loadBenchmarkData({ dataset: { format: 'financebench', path: '.', mapping: { question: 'q' } } }, '/'));
     expect(e3.field).toBe('dataset.mapping');
+    const dir = tmpFiles({ 'q.csv': 'question,answers\nq,a\n', 'docs/a.md': '# A' });
+    const e4 = await rejected(loadBenchmarkData({ dataset: { format: 'csv', path: 'q.csv' }, corpus: { format: 'markdown', path: 'docs', mapping: { id: 'x' } } }, dir));
+    expect([e4.field, e4.message]).toEqual(['corpus.mapping', expect.stringContaining('the markdown corpus does not use corpus.mapping')]);
   });
 
   it('native corpus folders take include/exclude too', async () => {

@@ -564,7 +564,7 @@ describe('settings a format does not read', () => {
     const e3 = await rejected(loadBenchmarkData({ dataset: { format: 'financebench', path: '.', mapping: { question: 'q' } } }, '/'));
     expect(e3.field).toBe('dataset.mapping');
     const dir = tmpFiles({ 'q.csv': 'question,answers\nq,a\n', 'docs/a.md': '# A' });
-    const e4 = await rejected(loadBenchmarkData({ dataset: { format: 'csv', path: 'q.csv' }, corpus: { format: 'markdown', path: 'docs', mapping: { id: 'x' } } }, dir));
+    const e4 = await rejected(loadBenchmarkData({ dataset: { format: 'csv', path: 'q.csv', mapping: { question: 'question', answers: 'answers' } }, corpus: { format: 'markdown', path: 'docs', mapping: { id: 'x' } } }, dir));
     expect([e4.field, e4.message]).toEqual(['corpus.mapping', expect.stringContaining('the markdown corpus does not use corpus.mapping')]);
   });
 

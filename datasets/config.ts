@@ -4,7 +4,11 @@
 //     format: sample | emanual-s10 | financebench | jsonl | csv
 //     path: ../datasets/sample     # file or folder (sample: defaults to the bundled one)
 //     mapping: { ... }             # jsonl/csv field mapping (datasets/mapping.ts); default: treebench Question JSON
-//     missingDocs: skip | fail     # financebench: questions whose filing has no PDF are dropped (default) or stop the load
+//     missingDocs: skip | fail | keep  # questions naming a document the corpus lacks: dropped with a warning
+//                                  # (default), stop the load, or kept (they cannot find their gold)
+//     filter: { field: x, equals: y }  # keep only records that pass (datasets/recordFilter.ts)
+//     onInvalid: fail | skip       # a record that cannot be mapped stops the load (default) or is skipped and counted
+//     pdfs: folder                 # financebench: the PDFs, when not in <path>/pdfs or beside its data/ folder
 //     name: optional display name
 //   corpus:                        # optional when the dataset brings its own corpus (sample, emanual-s10, financebench)
 //     format: native | pageindex | markdown | pdf
@@ -19,20 +23,33 @@
 //     cache: true                  # PDFs: the on-disk ingestion cache (.treebench/ingest)
 //   A corpus section without `format` only sets these build options for a dataset that brings
 //   its own documents (financebench).
+//     include: [glob], exclude: [glob]  # folders: which files count, by path relative to the folder
+//     only: all | referenced       # referenced: load only documents the (selected) questions name in docIds
+//     mapping: { ... }             # passages: fields of a passage (datasets/passages.ts)
 //
 // `format` is checked against the loader registry (datasets/registry.ts), not a fixed enum, so a
 // registered loader is usable from configs without touching this file.
 import { z } from 'zod';
 import { DataError } from './errors.ts';
 import { questionMappingSchema } from './mapping.ts';
+import { passageMappingSchema } from './passages.ts';
+import { recordFilterSchema } from './recordFilter.ts';
+
+const globs = z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]);
 
 export const datasetConfigSchema = z
   .object({
     format: z.string().min(1),
     path: z.string().min(1).optional(),
     mapping: questionMappingSchema.optional(),
-    /** financebench: what to do with questions whose document has no PDF (default skip). */
-    missingDocs: z.enum(['skip', 'fail']).optional(),
+    /** Questions naming a document the corpus lacks: drop them (default), stop, or keep them. */
+    missingDocs: z.enum(['skip', 'fail', 'keep']).optional(),
+    /** Keep only the records that pass these field conditions. */
+    filter: recordFilterSchema.optional(),
+    /** A record that cannot be mapped: stop the load (default) or skip it and count it. */
+    onInvalid: z.enum(['fail', 'skip']).default('fail'),
+    /** financebench: folder of the PDFs, when not `pdfs/` in (or beside the `data/` folder of) `path`. */
+    pdfs: z.string().min(1).optional(),
     name: z.string().min(1).optional(),
   })
   .strict();
@@ -64,6 +81,14 @@ export const corpusConfigSchema = z
     /** PDFs: keep extracted text and built trees in `.treebench/ingest` (keyed by file hash, builder version and options). */
     cache: z.boolean().default(true),
     cacheDir: z.string().min(1).default('.treebench/ingest'),
+    /** Folders: only files whose path relative to the folder matches one of these globs. */
+    include: globs.optional(),
+    /** Folders: leave out files whose path relative to the folder matches one of these globs. */
+    exclude: globs.optional(),
+    /** `referenced`: load only the documents the questions (after --limit/--shard) name in docIds. */
+    only: z.enum(['all', 'referenced']).default('all'),
+    /** passages: where id, title, text (and optional parent/path/page) are in each passage. */
+    mapping: passageMappingSchema.optional(),
   })
   .strict();
 

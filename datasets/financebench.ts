@@ -7,6 +7,12 @@
 //   financebench_document_information.jsonl  (or .subset.jsonl) doc_name, company, gics_sector, doc_type, doc_period, doc_link
 //   pdfs/<doc_name>.pdf
 //
+// The upstream repository's layout works too: the two JSONL files under `data/` with `pdfs/`
+// beside `data/` (point `path` at the repository or at `data/`), or `path` naming the question
+// file and `pdfs` the PDF folder. A duplicate doc_name in the document information is a
+// warning when no question uses it (upstream has one); when a question does and the two records
+// differ, it is an error.
+//
 // Questions: id = financebench_id, answers = [answer], docIds = [doc_name] (FinanceBench names the
 // filing in the question's setting, so strategies may see it), gold evidence = the evidence pages
 // (evidence_page_num is zero-based; stored 1-based), tags = question_type, question_reasoning.
@@ -18,7 +24,7 @@ import path from 'node:path';
 import type { DocTree, Question } from '../harness/types.ts';
 import { DataError, preview } from './errors.ts';
 import { byCodeUnit, exists, isDirectory, parseJson, readText } from './files.ts';
-import { loadQuestions, type QuestionMappingInput } from './mapping.ts';
+import { loadQuestionSet, questionSetNotes, type LoadQuestionsOptions, type QuestionMappingInput } from './mapping.ts';
 import { ingestPdfs, type IngestOptions, type IngestStats } from './ingest.ts';
 
 export const FINANCEBENCH_QUESTION_FILES = ['financebench_open_source.jsonl', 'financebench_open_source.subset.jsonl'];
@@ -45,8 +51,14 @@ export interface FinanceBenchDocInfo {
 }
 
 export interface FinanceBenchOptions {
-  /** Questions whose filing has no PDF: dropped with a warning (`skip`, default) or a DataError (`fail`). */
-  missingDocs?: 'skip' | 'fail';
+  /** Questions whose filing has no PDF: dropped with a warning (`skip`, default), a DataError (`fail`) or kept (`keep`). */
+  missingDocs?: 'skip' | 'fail' | 'keep';
+  /** Folder of the PDFs when not `pdfs/` beside the question files (or beside their `data/` folder). */
+  pdfs?: string;
+  /** The questions that will run (--limit, --shard): only their filings are extracted. */
+  select?: (questions: Question[]) => Question[];
+  /** Question rows: filter and invalid-row handling, as for any mapped dataset. */
+  questionOptions?: Pick<LoadQuestionsOptions, 'filter' | 'onInvalid'>;
   /** How filings become trees (tree source, summaries, cache); see datasets/ingest.ts. */
   ingest?: IngestOptions;
 }
@@ -58,16 +70,20 @@ export interface FinanceBenchData {
   /** Documents questions name that have no PDF, with the number of questions naming each. */
   missing: Array<{ docId: string; questions: number }>;
   warnings: string[];
+  /** Load summary lines (rows read, filtered, skipped). */
+  notes: string[];
+  /** Every referenced filing that has a PDF (docs holds only those the running questions need). */
+  available: Array<{ docId: string; file: string }>;
   files: string[];
   ingest: IngestStats;
 }
 
-function firstExisting(dir: string, names: string[], what: string): string {
+function firstExisting(dir: string, names: string[], what: string, also = ''): string {
   for (const n of names) {
     const p = path.join(dir, n);
     if (exists(p)) return p;
   }
-  throw new DataError(`no ${what} here (looked for ${names.join(', ')})`, { file: dir, field: 'dataset.path' });
+  throw new DataError(`no ${what} here (looked for ${names.join(', ')}${also})`, { file: dir, field: 'dataset.path' });
 }
 
 /** Document ids a question refers to: the filing it names and every gold evidence document. */
@@ -75,17 +91,50 @@ export function referencedDocs(q: Question): string[] {
   return [...new Set([...(q.docIds ?? []), ...(q.evidence ?? []).map((e) => e.docId)])];
 }
 
+/**
+ * Where the question file, the document information and the PDFs are: `target` is the folder
+ * holding the JSONL files, a repository with them under `data/`, or the question file itself.
+ */
+export function financeBenchLayout(target: string, pdfs?: string): { questionsFile: string; infoFile: string; pdfDir: string } {
+  let dataDir: string;
+  let questionsFile: string;
+  if (isDirectory(target)) {
+    const here = FINANCEBENCH_QUESTION_FILES.some((n) => exists(path.join(target, n)));
+    const upstream = !here && FINANCEBENCH_QUESTION_FILES.some((n) => exists(path.join(target, 'data', n)));
+    dataDir = upstream ? path.join(target, 'data') : target;
+    questionsFile = firstExisting(dataDir, FINANCEBENCH_QUESTION_FILES, 'FinanceBench question file', ' (nor under data/)');
+  } else if (exists(target)) {
+    questionsFile = target;
+    dataDir = path.dirname(target);
+  } else throw new DataError('path not found', { file: target, field: 'dataset.path' });
+  const infoFile = firstExisting(dataDir, FINANCEBENCH_DOC_INFO_FILES, 'FinanceBench document information file');
+  const candidates = pdfs ? [pdfs] : [path.join(dataDir, 'pdfs'), path.join(path.dirname(dataDir), 'pdfs')];
+  const pdfDir = candidates.find(isDirectory);
+  if (!pdfDir) {
+    throw new DataError(
+      pdfs ? 'the PDF folder does not exist' : `missing pdfs/ folder (the filings, as <doc_name>.pdf), looked in ${candidates.join(' and ')}; set dataset.pdfs`,
+      { file: candidates[0], field: pdfs ? 'dataset.pdfs' : 'dataset.path' },
+    );
+  }
+  return { questionsFile, infoFile, pdfDir };
+}
+
 export async function loadFinanceBench(dir: string, opts: FinanceBenchOptions = {}): Promise<FinanceBenchData> {
-  if (!isDirectory(dir)) throw new DataError('the financebench format expects a folder with the question and document JSONL files and pdfs/', { file: dir, field: 'dataset.path' });
+  if (!exists(dir)) throw new DataError('the financebench format expects a folder with the question and document JSONL files and pdfs/', { file: dir, field: 'dataset.path' });
   const missingDocs = opts.missingDocs ?? 'skip';
-  const questionsFile = firstExisting(dir, FINANCEBENCH_QUESTION_FILES, 'FinanceBench question file');
-  const infoFile = firstExisting(dir, FINANCEBENCH_DOC_INFO_FILES, 'FinanceBench document information file');
-  const pdfDir = path.join(dir, 'pdfs');
-  if (!isDirectory(pdfDir)) throw new DataError('missing pdfs/ folder (the filings, as <doc_name>.pdf)', { file: pdfDir, field: 'dataset.path' });
+  const { questionsFile, infoFile, pdfDir } = financeBenchLayout(dir, opts.pdfs);
 
   const warnings: string[] = [];
-  const all = loadQuestions(questionsFile, FINANCEBENCH_MAPPING, { format: 'jsonl', mappingField: 'dataset.mapping' });
-  const docInfo = readDocInfo(infoFile);
+  const set = loadQuestionSet(questionsFile, FINANCEBENCH_MAPPING, { format: 'jsonl', mappingField: 'dataset.mapping', ...opts.questionOptions });
+  const all = set.questions;
+  const notes = questionSetNotes(set, questionsFile, warnings);
+  const { info: docInfo, duplicates } = readDocInfo(infoFile);
+  const usedDocs = new Set(all.flatMap(referencedDocs));
+  for (const d of duplicates) {
+    const msg = `duplicate doc_name "${d.name}" (first at line ${d.firstLine})`;
+    if (usedDocs.has(d.name) && !d.same) throw new DataError(`${msg}, and the two records differ; a question uses it, so which one is meant is unclear`, { file: infoFile, line: d.line, field: 'doc_name' });
+    warnings.push(`${infoFile}:${d.line}: ${msg}; ${d.same ? 'the same record twice' : 'no question uses it'}, kept the first`);
+  }
 
   // Which referenced filings have a PDF (exact name first, then ignoring case).
   const onDisk = new Map<string, string>();
@@ -104,21 +153,25 @@ export async function loadFinanceBench(dir: string, opts: FinanceBenchOptions = 
   let questions = all;
   if (missing.length) {
     const list = missing.map((m) => `${m.docId} (${m.questions} question${m.questions === 1 ? '' : 's'})`).join(', ');
-    if (missingDocs === 'fail') {
+    if (missingDocs === 'keep') {
+      warnings.push(`financebench: ${missing.length} document(s) have no PDF in ${pdfDir}: ${list}; their questions are kept and cannot find their gold (missingDocs: keep)`);
+    } else if (missingDocs === 'fail') {
       throw new DataError(`${missing.length} document(s) named by questions have no PDF here: ${list}; set dataset.missingDocs: skip to drop their questions`, {
         file: pdfDir,
         field: 'dataset.missingDocs',
       });
+    } else {
+      const gone = new Set(missingIds);
+      questions = all.filter((q) => !referencedDocs(q).some((d) => gone.has(d)));
+      warnings.push(
+        `financebench: ${missing.length} document(s) have no PDF in ${pdfDir}: ${list}; dropped ${all.length - questions.length} of ${all.length} questions (missingDocs: skip)`,
+      );
     }
-    const gone = new Set(missingIds);
-    questions = all.filter((q) => !referencedDocs(q).some((d) => gone.has(d)));
-    warnings.push(
-      `financebench: ${missing.length} document(s) have no PDF in ${pdfDir}: ${list}; dropped ${all.length - questions.length} of ${all.length} questions (missingDocs: skip)`,
-    );
   }
 
-  // One tree per filing that a kept question references, in a stable order.
-  const wanted = [...new Set(questions.flatMap(referencedDocs))].sort(byCodeUnit);
+  // One tree per filing that a question to run references (after --limit/--shard), in a stable order.
+  const running = opts.select ? opts.select(questions) : questions;
+  const wanted = [...new Set(running.flatMap(referencedDocs))].filter((d) => pdfOf.get(d)).sort(byCodeUnit);
   const noInfo = wanted.filter((d) => !docInfo.has(d));
   if (noInfo.length) warnings.push(`financebench: ${noInfo.length} document(s) have no line in ${path.basename(infoFile)}; titled by doc_name: ${noInfo.join(', ')}`);
   const pdfs = wanted.map((d) => pdfOf.get(d)!);
@@ -127,15 +180,26 @@ export async function loadFinanceBench(dir: string, opts: FinanceBenchOptions = 
       const info = docInfo.get(docId);
       return { file: pdfs[i], docId, ...(info ? { title: docTitle(info), description: docDescription(info) } : {}) };
     }),
-    { ...opts.ingest, warnings },
+    { ...opts.ingest, warnings, label: 'financebench: extracting filings' },
   );
   const files = [questionsFile, infoFile, ...pdfs];
-  return { questions, docs, docInfo, missing, warnings, files, ingest: stats };
+  const available = [...pdfOf].filter((e): e is [string, string] => e[1] !== null).map(([docId, file]) => ({ docId, file }));
+  return { questions, docs, docInfo, missing, warnings, notes, files, available, ingest: stats };
 }
 
-function readDocInfo(file: string): Map<string, FinanceBenchDocInfo> {
+interface DuplicateDoc {
+  name: string;
+  line: number;
+  firstLine: number;
+  /** Both lines hold the same record. */
+  same: boolean;
+}
+
+function readDocInfo(file: string): { info: Map<string, FinanceBenchDocInfo>; duplicates: DuplicateDoc[] } {
   const out = new Map<string, FinanceBenchDocInfo>();
   const where = new Map<string, number>();
+  const rawOf = new Map<string, string>();
+  const duplicates: DuplicateDoc[] = [];
   readText(file)
     .split(/\r?\n/)
     .forEach((raw, i) => {
@@ -146,8 +210,13 @@ function readDocInfo(file: string): Map<string, FinanceBenchDocInfo> {
       const r = rec as Record<string, unknown>;
       const name = typeof r.doc_name === 'string' ? r.doc_name.trim() : '';
       if (!name) throw new DataError(r.doc_name === undefined ? 'missing required field' : `expected a string, got ${preview(r.doc_name)}`, { file, line, field: 'doc_name' });
-      if (where.has(name)) throw new DataError(`duplicate doc_name "${name}" (first at line ${where.get(name)})`, { file, line, field: 'doc_name' });
+      const canonical = JSON.stringify(Object.entries(r).sort(([a], [b]) => byCodeUnit(a, b)));
+      if (where.has(name)) {
+        duplicates.push({ name, line, firstLine: where.get(name)!, same: rawOf.get(name) === canonical });
+        return;
+      }
       where.set(name, line);
+      rawOf.set(name, canonical);
       const str = (k: string): string | undefined => {
         const v = r[k];
         if (v === undefined || v === null || v === '') return undefined;
@@ -165,7 +234,7 @@ function readDocInfo(file: string): Map<string, FinanceBenchDocInfo> {
       set('link', str('doc_link'));
       out.set(name, info);
     });
-  return out;
+  return { info: out, duplicates };
 }
 
 /** `10k` -> `10-K`, `Earnings` -> `earnings release`; anything else as given. */

@@ -27,4 +27,12 @@ export {
 } from './registry.ts';
 export type { BenchmarkData, LoadedDataset, LoadedCorpus, DatasetLoaderFactory, CorpusLoaderFactory } from './registry.ts';
 export { inspectData, formatInspect, approxTokens } from './inspect.ts';
+export { loadPassagesFile, passageMappingSchema } from './passages.ts';
+export type { PassageMapping } from './passages.ts';
+export { resolveTitlePaths, TitlePathIndex } from './titlePath.ts';
+export { matchesFilter, recordFilterSchema } from './recordFilter.ts';
+export type { RecordFilter, FilterCondition } from './recordFilter.ts';
+export { parseListString } from './listString.ts';
+export { loadQuestionSet } from './mapping.ts';
+export { financeBenchLayout } from './financebench.ts';
 export type { InspectStats } from './inspect.ts';

@@ -42,6 +42,8 @@ export interface IngestOptions {
   cacheDir?: string | null;
   /** No progress line. */
   quiet?: boolean;
+  /** The progress line's label (default `reading PDFs`). */
+  label?: string;
   /** Non-fatal problems are appended here. */
   warnings?: string[];
 }
@@ -149,7 +151,7 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
  */
 export async function ingestPdfs(sources: PdfSource[], opts: IngestOptions = {}): Promise<{ docs: DocTree[]; stats: IngestStats }> {
   const t0 = performance.now();
-  const progress = startProgress({ label: 'reading PDFs', total: sources.length, unit: 'documents', secondary: 'pages', quiet: opts.quiet || sources.length === 0 });
+  const progress = startProgress({ label: opts.label ?? 'reading PDFs', total: sources.length, unit: 'PDFs', secondary: 'pages', quiet: opts.quiet || sources.length === 0 });
   let extracted = 0;
   const settled = await Promise.allSettled(
     sources.map(async (src) => {

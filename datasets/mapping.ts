@@ -2,17 +2,27 @@
 // a user's own format loads without code:
 //
 //   mapping:
-//     id: financebench_id            # default: the record's line number
+//     id: financebench_id            # default: the record's ordinal (1, 2, ...) or its key in a JSON dict
 //     question: question             # default: "question"
-//     answers: answer                # string, array, or a string split by answersSeparator
+//     answers: answer                # string, array, or a string split by answersSeparator;
+//                                    # a list of fields gives alternatives: [Answer_True, Yes_No_True]
 //     answersSeparator: "|"
+//     ignoreAnswers: [None]          # answer values that mean "no answer" (compared trimmed, any case)
+//     records: data.items            # JSON files: dotted path to the array (or dict) of records
 //     docIds: doc_name               # documents the question names (visible to strategies)
 //     evidenceDocId: Document_True   # gold document(s) (scorers only)
 //     docIdStripExtension: true      # "guide/File.md" -> "guide/File"
 //     pages: evidence.0.page         # dotted paths reach into nested JSON
 //     pageBase: 0                    # 0-based pages in the file -> 1-based inside treebench
 //     evidenceItems: { path: evidence, docId: doc_name, pages: evidence_page_num }
+//     nodeTitlePath: section_path    # gold as a path of node titles ("Settings>Display>Font size"),
+//     titlePathSeparator: ">"        #   resolved against the corpus after it loads (datasets/titlePath.ts)
 //     tags: [question_type]
+//
+// Ids default to the record's ordinal (1-based, blank lines and CSV multi-line fields do not
+// count), not its physical line. Values of list fields (docIds, evidenceDocId, nodeIds, pages,
+// choices, tags) that are stringified lists (`"[3, 5]"`, `"['a', 'b']"`) are read as lists;
+// question and answers text is never parsed (a list-shaped answer stays one answer).
 //
 // Without a mapping the records are read as treebench's own Question JSON (the sample format).
 // Gold evidence never feeds `docIds`: strategies may read docIds, and gold must not leak to them.
@@ -22,6 +32,8 @@ import { z } from 'zod';
 import type { GoldEvidence, Question } from '../harness/types.ts';
 import { DataError, preview } from './errors.ts';
 import { parseJson, readText } from './files.ts';
+import { unstringifyList } from './listString.ts';
+import { matchesFilter, type RecordFilter } from './recordFilter.ts';
 
 const fieldRef = z.string().min(1, 'expected a field name or dotted path');
 
@@ -40,7 +52,9 @@ export const questionMappingSchema = z
   .object({
     id: fieldRef.optional(),
     question: fieldRef.default('question'),
-    answers: fieldRef.optional(),
+    answers: z.union([fieldRef, z.array(fieldRef).min(1)]).optional(),
+    /** Answer values that mean "no answer here" (`None`, `N/A`): compared trimmed, ignoring case. */
+    ignoreAnswers: z.array(z.string()).default([]),
     answersSeparator: z.string().min(1).optional(),
     choices: fieldRef.optional(),
     /** Index into choices (0-based) or a letter A, B, C, ... */
@@ -60,6 +74,11 @@ export const questionMappingSchema = z
     docIdStripExtension: z.boolean().default(false),
     /** Document for gold nodeIds/pages when the record names none (single-document datasets). */
     defaultDocId: z.string().min(1).optional(),
+    /** Gold as a title path (`Settings>Display`), matched to node ids once the corpus is loaded. */
+    nodeTitlePath: fieldRef.optional(),
+    titlePathSeparator: z.string().min(1).default('>'),
+    /** JSON files: dotted path to the records (an array, or a dict whose values are records). */
+    records: fieldRef.optional(),
     /** CSV field delimiter (default "," and tab for .tsv files). */
     delimiter: z.string().min(1).optional(),
   })
@@ -87,7 +106,34 @@ export interface LoadQuestionsOptions {
   format?: QuestionFileFormat;
   /** Field name prefix for mapping errors (e.g. `dataset.mapping`). */
   mappingField?: string;
+  /** Keep only raw records that pass (dataset.filter). */
+  filter?: RecordFilter;
+  /** `skip`: a record that cannot be mapped is counted and left out instead of stopping the load. */
+  onInvalid?: 'fail' | 'skip';
 }
+
+/** Questions with what happened to the other records. */
+export interface QuestionSet {
+  questions: Question[];
+  /** Records read from the file. */
+  read: number;
+  /** Records the filter left out. */
+  filtered: number;
+  /** Records left out by `onInvalid: skip`, with the error that made each invalid. */
+  skipped: DataError[];
+}
+
+/**
+ * Gold title paths waiting for the corpus: the mapping cannot know node ids, so it parks the
+ * paths here and loadBenchmarkData resolves them (datasets/titlePath.ts) into evidence node ids.
+ */
+export interface PendingTitlePaths {
+  /** Document named by the record (evidenceDocId, docIds or defaultDocId), if any. */
+  docId?: string;
+  paths: string[][];
+  where: string;
+}
+export const pendingTitlePaths = new WeakMap<Question, PendingTitlePaths>();
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -114,56 +160,105 @@ interface SourceRecord {
   line?: number;
   /** Prefix for field paths when there is no line (JSON arrays): `[3].`. */
   prefix: string;
-  /** Default id: line number, or 1-based position for JSON arrays. */
+  /** Default id: the record's 1-based ordinal (or its key in a JSON dict). */
   defaultId: string;
 }
 
 export function loadQuestions(file: string, mapping?: QuestionMappingInput | QuestionMapping, opts: LoadQuestionsOptions = {}): Question[] {
+  return loadQuestionSet(file, mapping, opts).questions;
+}
+
+/** Reads, filters and maps the records of a question file; see LoadQuestionsOptions. */
+export function loadQuestionSet(file: string, mapping?: QuestionMappingInput | QuestionMapping, opts: LoadQuestionsOptions = {}): QuestionSet {
   const m = parseQuestionMapping(mapping ?? NATIVE_MAPPING, opts.mappingField ?? 'mapping');
   const format = opts.format ?? detectQuestionFormat(file);
+  const skip = opts.onInvalid === 'skip';
+  const skipped: DataError[] = [];
   const text = readText(file);
   const records =
-    format === 'csv' ? readCsvRecords(text, file, m, path.extname(file).toLowerCase() === '.tsv' ? '\t' : ',') : format === 'json' ? readJsonArray(text, file) : readJsonl(text, file);
+    format === 'csv'
+      ? readCsvRecords(text, file, m, path.extname(file).toLowerCase() === '.tsv' ? '\t' : ',')
+      : format === 'json'
+        ? readJsonRecords(text, file, m.records)
+        : readJsonl(text, file, skip ? skipped : null);
+  const read = records.length + skipped.length;
+  let filtered = 0;
   const seen = new Map<string, string>();
   const out: Question[] = [];
   for (const rec of records) {
-    const q = mapRecord(rec, m, file);
-    const where = rec.line !== undefined ? `line ${rec.line}` : `record ${rec.defaultId}`;
-    const prev = seen.get(q.id);
-    if (prev !== undefined) throw new DataError(`duplicate question id "${q.id}" (first at ${prev})`, { file, line: rec.line, field: rec.prefix + (m.id ?? 'id') });
-    seen.set(q.id, where);
-    out.push(q);
+    if (opts.filter && !matchesFilter(opts.filter, (f) => getPath(rec.data, f))) {
+      filtered++;
+      continue;
+    }
+    try {
+      const q = mapRecord(rec, m, file);
+      const where = rec.line !== undefined ? `line ${rec.line}` : `record ${rec.defaultId}`;
+      const prev = seen.get(q.id);
+      if (prev !== undefined) throw new DataError(`duplicate question id "${q.id}" (first at ${prev})`, { file, line: rec.line, field: rec.prefix + (m.id ?? 'id') });
+      seen.set(q.id, where);
+      out.push(q);
+    } catch (err) {
+      if (!skip || !(err instanceof DataError)) throw err;
+      skipped.push(err);
+    }
   }
-  return out;
+  if (skip && out.length === 0 && skipped.length > 0) {
+    throw new DataError(`every one of the ${skipped.length} records is invalid (onInvalid: skip keeps none); the first: ${skipped[0].message}`, {
+      file,
+      field: 'dataset.onInvalid',
+    });
+  }
+  return { questions: out, read, filtered, skipped };
 }
 
-function readJsonl(text: string, file: string): SourceRecord[] {
+function readJsonl(text: string, file: string, skipped: DataError[] | null): SourceRecord[] {
   const out: SourceRecord[] = [];
   const lines = text.split(/\r?\n/);
+  let ordinal = 0;
   lines.forEach((raw, i) => {
     const line = i + 1;
     if (raw.trim() === '') return;
-    const data = parseJson(raw, file, i);
-    if (!isObject(data)) throw new DataError(`expected a JSON object per line, got ${preview(data)}`, { file, line });
-    out.push({ data, line, prefix: '', defaultId: String(line) });
+    ordinal++;
+    try {
+      const data = parseJson(raw, file, i);
+      if (!isObject(data)) throw new DataError(`expected a JSON object per line, got ${preview(data)}`, { file, line });
+      out.push({ data, line, prefix: '', defaultId: String(ordinal) });
+    } catch (err) {
+      if (!skipped || !(err instanceof DataError)) throw err;
+      skipped.push(err);
+    }
   });
   return out;
 }
 
-function readJsonArray(text: string, file: string): SourceRecord[] {
+/**
+ * A JSON file of records: an array, `{ "questions": [...] }`, or the array (or dict of records)
+ * at the dotted path `records`. A dict's keys become the default ids.
+ */
+function readJsonRecords(text: string, file: string, recordsPath: string | undefined): SourceRecord[] {
   const data = parseJson(text, file);
-  const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.questions) ? data.questions : null;
-  if (!list) throw new DataError('expected a JSON array of question objects (or { "questions": [...] })', { file });
-  return list.map((d, i) => {
-    if (!isObject(d)) throw new DataError(`expected a question object, got ${preview(d)}`, { file, field: `[${i}]` });
-    return { data: d, prefix: `[${i}].`, defaultId: String(i + 1) };
+  const at = recordsPath ? getPath(data, recordsPath) : Array.isArray(data) ? data : isObject(data) && Array.isArray(data.questions) ? data.questions : data;
+  const base = recordsPath ? `${recordsPath}.` : isObject(data) && Array.isArray(data.questions) ? 'questions.' : '';
+  if (Array.isArray(at)) {
+    return at.map((d, i) => {
+      if (!isObject(d)) throw new DataError(`expected a question object, got ${preview(d)}`, { file, field: `${base}${i}` });
+      return { data: d, prefix: `${base}${i}.`, defaultId: String(i + 1) };
+    });
+  }
+  if (isObject(at) && Object.values(at).length > 0 && Object.values(at).every(isObject)) {
+    return Object.entries(at).map(([k, d]) => ({ data: d, prefix: `${base}${k}.`, defaultId: k }));
+  }
+  const what = recordsPath ? `mapping.records "${recordsPath}" points at ${preview(at)}` : 'the file is not a JSON array of question objects';
+  throw new DataError(`${what}; expected an array of records or a dict of them (set mapping.records to the dotted path of the list)`, {
+    file,
+    field: recordsPath ? 'mapping.records' : undefined,
   });
 }
 
 function readCsvRecords(text: string, file: string, m: QuestionMapping, defaultDelimiter: string): SourceRecord[] {
   const rows = parseCsvRecords(text, file, m.delimiter ?? defaultDelimiter);
   checkCsvColumns(rows[0]?.record, file, m);
-  return rows.map(({ record, line }) => ({ data: record, line, prefix: '', defaultId: String(line) }));
+  return rows.map(({ record, line }, i) => ({ data: record, line, prefix: '', defaultId: String(i + 1) }));
 }
 
 /**
@@ -194,7 +289,8 @@ function checkCsvColumns(first: Json | undefined, file: string, m: QuestionMappi
   const refs: Array<[string, string | undefined]> = [
     ['id', m.id],
     ['question', m.question],
-    ['answers', m.answers],
+    ...(m.answers === undefined ? [] : (Array.isArray(m.answers) ? m.answers : [m.answers]).map((a): [string, string] => ['answers', a])),
+    ['nodeTitlePath', m.nodeTitlePath],
     ['choices', m.choices],
     ['label', m.label],
     ['docIds', m.docIds],
@@ -255,6 +351,7 @@ class RecordMapper {
 
   /** A string, a number, or an array of them; strings split by `sep` when given. */
   strings(v: unknown, ref: string, target: string, sep: string | undefined, what: string, base = ''): string[] {
+    if (target !== 'answers') v = unstringifyList(v);
     const one = (x: unknown): string[] | null => {
       if (typeof x === 'string') return (sep ? x.split(sep) : [x]).map((s) => s.trim()).filter((s) => s !== '');
       if (typeof x === 'number' && Number.isFinite(x)) return [String(x)];
@@ -277,6 +374,7 @@ class RecordMapper {
 
   pages(v: unknown, ref: string, base = ''): number[] {
     const base0 = this.m.pageBase;
+    v = unstringifyList(v);
     const bad = (x: unknown): never => this.fail(ref, 'pages', `expected a page number or list of page numbers (${base0}-based), got ${preview(x)}`, base);
     const parts: unknown[] = Array.isArray(v)
       ? v
@@ -336,10 +434,20 @@ class RecordMapper {
       if (v !== undefined) q.label = this.label(v, m.label, q.choices);
     }
     if (m.answers) {
-      const v = this.get(m.answers);
-      if (v !== undefined) q.answers = this.strings(v, m.answers, 'answers', m.answersSeparator, 'a string or array of strings');
+      // Several fields are alternatives (`[Answer_True, Yes_No_True]`); ignored values mean "none here".
+      const refs = Array.isArray(m.answers) ? m.answers : [m.answers];
+      const ignore = new Set(m.ignoreAnswers.map((x) => x.trim().toLowerCase()));
+      const answers: string[] = [];
+      for (const ref of refs) {
+        const v = this.get(ref);
+        if (v === undefined) continue;
+        answers.push(...this.strings(v, ref, 'answers', m.answersSeparator, 'a string or array of strings').filter((a) => !ignore.has(a.toLowerCase())));
+      }
+      q.answers = dedupe(answers);
       // A multiple-choice question is answered by its label; anything else needs an answer.
-      else if (q.label === undefined) this.fail(m.answers, 'answers', 'missing required field');
+      if (!q.answers.length && q.label === undefined) {
+        this.fail(refs[0], 'answers', refs.length > 1 || ignore.size ? `no answer in ${refs.join(', ')} (after ignoreAnswers)` : 'missing required field');
+      }
     }
     if (m.docIds) {
       const v = this.get(m.docIds);
@@ -347,6 +455,7 @@ class RecordMapper {
     }
     const evidence = this.evidence(q);
     if (evidence.length) q.evidence = evidence;
+    if (m.nodeTitlePath) this.titlePaths(q);
     const tags = this.tags();
     if (tags.length) q.tags = tags;
     return q;
@@ -405,6 +514,21 @@ class RecordMapper {
     return mergeEvidence(items);
   }
 
+  /** Parks gold title paths for loadBenchmarkData to resolve against the corpus. */
+  titlePaths(q: Question): void {
+    const ref = this.m.nodeTitlePath!;
+    const v = this.get(ref);
+    if (v === undefined) return;
+    const sep = this.m.titlePathSeparator;
+    const raw = this.strings(v, ref, 'nodeTitlePath', undefined, 'a title path or a list of them');
+    const paths = raw.map((p) => p.split(sep).map((t) => t.trim()).filter((t) => t !== '')).filter((p) => p.length > 0);
+    if (!paths.length) return;
+    const evDocs = (q.evidence ?? []).map((e) => e.docId);
+    const docId = evDocs.length === 1 ? evDocs[0] : this.fallbackDoc(q);
+    const where = `${this.file}${this.rec.line !== undefined ? `:${this.rec.line}` : ''} (question ${q.id})`;
+    pendingTitlePaths.set(q, { ...(docId !== undefined ? { docId } : {}), paths, where });
+  }
+
   tags(): string[] {
     const refs = this.m.tags === undefined ? [] : Array.isArray(this.m.tags) ? this.m.tags : [this.m.tags];
     const out: string[] = [];
@@ -440,4 +564,21 @@ export function mergeEvidence(items: GoldEvidence[]): GoldEvidence[] {
     if (it.pages) cur.pages = dedupe([...(cur.pages ?? []), ...it.pages]);
   }
   return [...byDoc.values()];
+}
+
+/** How many records were read, filtered and skipped, with the first skipped ones as warnings. */
+export function questionSetNotes(set: QuestionSet, file: string, warnings: string[], shown = 5): string[] {
+  const notes: string[] = [];
+  const name = path.basename(file);
+  if (set.filtered || set.skipped.length) {
+    notes.push(
+      `${name}: ${set.read} records read, ${set.filtered} left out by dataset.filter, ${set.skipped.length} invalid skipped, ${set.questions.length} questions`,
+    );
+  }
+  if (set.skipped.length) {
+    const first = set.skipped.slice(0, shown).map((e) => e.message);
+    const more = set.skipped.length > shown ? `; … ${set.skipped.length - shown} more` : '';
+    warnings.push(`skipped ${set.skipped.length} of ${set.read} invalid records (onInvalid: skip): ${first.join('; ')}${more}`);
+  }
+  return notes;
 }

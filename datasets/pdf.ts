@@ -178,8 +178,9 @@ export async function readPdf(file: string): Promise<PdfContent> {
 /**
  * Reads several PDFs in parallel, largest first (better packing on the worker threads), and
  * returns them in the order given. When some fail, the first failing file in that order throws.
+ * `onEach` hears of each distinct file as its extraction finishes.
  */
-export async function readPdfs(files: string[]): Promise<PdfContent[]> {
+export async function readPdfs(files: string[], onEach?: (content: PdfContent) => void): Promise<PdfContent[]> {
   const size = (f: string) => {
     try {
       return fs.statSync(f).size;
@@ -189,6 +190,8 @@ export async function readPdfs(files: string[]): Promise<PdfContent[]> {
   };
   const started = new Map<string, Promise<PdfContent>>();
   for (const f of [...new Set(files)].sort((a, b) => size(b) - size(a))) started.set(f, readPdf(f));
+  // Progress (datasets/loadProgress.ts): one call per distinct file as it finishes.
+  if (onEach) for (const p of started.values()) p.then(onEach, () => {});
   const settled = await Promise.allSettled(files.map((f) => started.get(f)!));
   const failed = settled.find((r) => r.status === 'rejected');
   if (failed) throw (failed as PromiseRejectedResult).reason;

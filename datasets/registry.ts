@@ -3,21 +3,33 @@
 // loadBenchmarkData() turns the `dataset` (+ optional `corpus`) config sections into a corpus and
 // questions, lists every file it read (the runner hashes them for the manifest), and reports
 // questions whose gold references point nowhere as warnings with counts, never as crashes.
+//
+// Order of a load: questions (filter, invalid rows) -> which documents exist -> questions naming
+// a missing document (dataset.missingDocs) -> the questions that will run (--limit, --shard) ->
+// the documents to read (corpus.only: referenced reads only those the running questions name)
+// -> gold title paths resolved against the corpus -> reference checks.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import { fileURLToPath } from 'node:url';
 import type { Corpus, DocTree, Question } from '../harness/types.ts';
 import { corpusConfigSchema, parseDataConfig, type BenchmarkDataConfigInput, type CorpusConfig, type DatasetConfig } from './config.ts';
 import { loadEmanualS10 } from './emanual.ts';
 import { DataError } from './errors.ts';
-import { exists, isDirectory, listFiles, posixRelative, stem } from './files.ts';
-import { loadQuestions, NATIVE_MAPPING } from './mapping.ts';
+import { byCodeUnit, exists, isDirectory, listFiles, posixRelative, stem } from './files.ts';
+import { loadQuestionSet, NATIVE_MAPPING, pendingTitlePaths, questionSetNotes, type LoadQuestionsOptions, type QuestionMappingInput } from './mapping.ts';
 import { loadMarkdownFile } from './markdown.ts';
+import { mapWithProgress, readPdfsWithProgress } from './loadProgress.ts';
+import { loadPassagesFile, passageMappingSchema } from './passages.ts';
+import { resolveTitlePaths } from './titlePath.ts';
 import { loadNativeCorpus } from './native.ts';
 import { loadPageIndexFile, pageIndexDocIdFromFile } from './pageindex.ts';
 import { loadFinanceBench } from './financebench.ts';
-import { pageTextWarnings, readPdfs } from './pdf.ts';
+import { pageTextWarnings } from './pdf.ts';
 import { ingestPdfs, type IngestOptions, type IngestStats } from './ingest.ts';
 import { addExtractiveSummaries } from './summaries.ts';
+import { TREE_BUILDER_VERSION } from './pdf.ts';
 import { walkNodes } from './tree-utils.ts';
 
 export interface LoadedDataset {
@@ -26,34 +38,65 @@ export interface LoadedDataset {
   /** Present when the format brings its own documents (sample, emanual-s10). */
   corpus?: Corpus;
   warnings: string[];
+  /** Load summary lines (records read, filtered, skipped). */
+  notes?: string[];
   files: string[];
+  /**
+   * Ids of every document the dataset has, when its corpus holds only some of them (financebench
+   * reads only the filings the running questions need). Default: the corpus's own ids.
+   */
+  available?: DocSource[];
+  /** PDF ingestion figures, when the dataset read PDFs. */
+  ingest?: IngestStats;
+}
+
+/** A document that exists, and the file it comes from. */
+export interface DocSource {
+  docId: string;
+  file: string;
+}
+
+/** What a dataset loader may use to read less: the questions that will actually run. */
+export interface DatasetLoadContext {
+  /** The questions of this run (--limit, --shard) out of all loaded ones, in order. */
+  select?: (questions: Question[]) => Question[];
+  /** How PDFs become trees (corpus.tree, summaries, cache), for datasets that bring PDFs. */
+  ingest?: IngestOptions;
 }
 
 export interface LoadedCorpus {
   docs: DocTree[];
   warnings: string[];
   files: string[];
-}
-
-/** What every loader gets besides its own config section: how to turn PDFs into trees. */
-export interface LoadContext {
-  ingest: IngestOptions;
-  /** Filled by loaders that read PDFs (extracted vs cached), for the run's manifest. */
-  ingestStats?: IngestStats;
+  /** PDF ingestion figures (extracted vs cached), when PDFs were read. */
+  ingest?: IngestStats;
 }
 
 export interface DatasetLoaderFactory {
   name: string;
   description: string;
   test(format: string): boolean;
-  load(cfg: DatasetConfig, baseDir: string, ctx: LoadContext): Promise<LoadedDataset>;
+  load(cfg: DatasetConfig, baseDir: string, ctx?: DatasetLoadContext): Promise<LoadedDataset>;
+}
+
+export interface CorpusLoadOptions {
+  /** Load only these documents (corpus.only: referenced). */
+  only?: Set<string>;
+  /** How PDFs become trees (corpus.tree, summaries, cache). */
+  ingest?: IngestOptions;
 }
 
 export interface CorpusLoaderFactory {
   name: string;
   description: string;
   test(format: string): boolean;
-  load(cfg: CorpusConfig, baseDir: string, ctx: LoadContext): Promise<LoadedCorpus>;
+  load(cfg: CorpusConfig, baseDir: string, opts?: CorpusLoadOptions): Promise<LoadedCorpus>;
+  /**
+   * The ids of the documents `load` would return, found cheaply (from file names), so questions
+   * can be matched against the corpus before anything is extracted. Null (or absent) when the
+   * ids are inside the files and need parsing.
+   */
+  listDocs?(cfg: CorpusConfig, baseDir: string): DocSource[] | null;
 }
 
 export interface BenchmarkData {
@@ -61,9 +104,41 @@ export interface BenchmarkData {
   corpus: Corpus;
   questions: Question[];
   warnings: string[];
+  /** Load summary lines for stderr (records read, filtered, skipped, dropped). */
+  notes: string[];
   files: string[];
-  /** PDF ingestion figures, when PDFs were read. */
+  /** PDF ingestion figures (extracted vs cached), when PDFs were read. */
   ingest?: IngestStats;
+  /**
+   * Set when the corpus holds only the documents of the selected questions (--limit, --shard
+   * with corpus.only: referenced, or financebench): hashes that do not depend on the selection,
+   * so shards of one run and runs of other selections still match. The corpus hash is then of
+   * the source files of every available document (and the corpus config), not of built trees.
+   */
+  identity?: { questionsHash: string; corpusHash: string; basis: 'source files' };
+}
+
+export interface LoadDataOptions {
+  /** The questions that will run (--limit, --shard); the corpus need only serve these. */
+  select?: (questions: Question[]) => Question[];
+  /** Override `corpus.cache` (the PDF ingestion cache). */
+  ingestCache?: boolean;
+  /** No progress lines on stderr (also: TREEBENCH_QUIET=1). */
+  quiet?: boolean;
+}
+
+/** PDF ingestion options from the corpus section (its defaults when there is none). */
+export function ingestOptions(corpus: CorpusConfig | undefined, opts: LoadDataOptions = {}): IngestOptions {
+  const c = corpus ?? corpusConfigSchema.parse({});
+  const cache = opts.ingestCache ?? c.cache;
+  return {
+    tree: c.tree,
+    ignoreOutline: c.ignoreOutline,
+    summaries: c.summaries,
+    summaryTokens: c.summaryTokens,
+    cacheDir: cache ? path.resolve(c.cacheDir) : null,
+    ...(opts.quiet ? { quiet: true } : {}),
+  };
 }
 
 /** The bundled sample dataset, resolved from this module so it works from any working directory. */
@@ -85,21 +160,39 @@ function requirePath(cfg: { path?: string; format: string }, baseDir: string, fi
 // ---------------------------------------------------------------------------------------------
 // Datasets
 
+/** A setting this format does not read is an error, not silently ignored. */
+function rejectUnused(cfg: DatasetConfig, keys: Array<keyof DatasetConfig>, format: string): void {
+  for (const k of keys) if (cfg[k] !== undefined) throw new DataError(`the ${format} format does not use dataset.${k}`, { field: `dataset.${k}` });
+}
+
+function questionOptions(cfg: DatasetConfig): Pick<LoadQuestionsOptions, 'filter' | 'onInvalid'> {
+  return { ...(cfg.filter ? { filter: cfg.filter } : {}), onInvalid: cfg.onInvalid };
+}
+
+/** A mapped question file with the dataset's filter and invalid-row rule; skipped rows become a warning. */
+function readQuestions(file: string, mapping: QuestionMappingInput, cfg: DatasetConfig, format: 'jsonl' | 'json' | 'csv') {
+  const set = loadQuestionSet(file, mapping, { format, mappingField: 'dataset.mapping', ...questionOptions(cfg) });
+  const warnings: string[] = [];
+  const notes = questionSetNotes(set, file, warnings);
+  return { questions: set.questions, warnings, notes };
+}
+
 export const datasetLoaders: DatasetLoaderFactory[] = [
   {
     name: 'sample',
     description: 'a folder with corpus/*.json (native DocTree JSON) and questions.jsonl (treebench Question JSON)',
     test: is('sample'),
     async load(cfg, baseDir) {
+      rejectUnused(cfg, ['pdfs'], 'sample');
       const dir = cfg.path ? resolveExisting(baseDir, cfg.path, 'dataset.path') : BUNDLED_SAMPLE_DIR;
       if (!isDirectory(dir)) throw new DataError('the sample format expects a folder with corpus/ and questions.jsonl', { file: dir, field: 'dataset.path' });
       const corpusDir = path.join(dir, 'corpus');
       const questionsFile = path.join(dir, 'questions.jsonl');
       if (!isDirectory(corpusDir)) throw new DataError('missing corpus/ folder', { file: corpusDir, field: 'dataset.path' });
       const { docs, files } = loadNativeCorpus(corpusDir);
-      const questions = loadQuestions(questionsFile, cfg.mapping ?? NATIVE_MAPPING, { format: 'jsonl', mappingField: 'dataset.mapping' });
+      const q = readQuestions(questionsFile, cfg.mapping ?? NATIVE_MAPPING, cfg, 'jsonl');
       const name = cfg.name ?? (cfg.path ? path.basename(dir) : 'sample');
-      return { name, questions, corpus: { name, docs }, warnings: [], files: [...files, questionsFile] };
+      return { name, questions: q.questions, corpus: { name, docs }, warnings: q.warnings, notes: q.notes, files: [...files, questionsFile] };
     },
   },
   {
@@ -107,6 +200,8 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     description: 'E-Manual QA over the Samsung Galaxy S10 manual (folder with s10_manual_corpus.json and s10_50_questions.csv)',
     test: (f) => is('emanual-s10')(f) || is('emanual')(f),
     async load(cfg, baseDir) {
+      rejectUnused(cfg, ['mapping', 'filter', 'pdfs'], 'emanual-s10');
+      if (cfg.onInvalid === 'skip') rejectUnused(cfg, ['onInvalid'], 'emanual-s10');
       const dir = requirePath(cfg, baseDir, 'dataset.path', 'the emanual-s10 folder');
       const data = loadEmanualS10(dir);
       const name = cfg.name ?? 'emanual-s10';
@@ -115,25 +210,42 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
   },
   {
     name: 'financebench',
-    description: 'FinanceBench (folder with financebench_open_source*.jsonl, financebench_document_information*.jsonl and pdfs/); missingDocs: skip | fail',
+    description:
+      'FinanceBench (folder with financebench_open_source*.jsonl, financebench_document_information*.jsonl and pdfs/, or the upstream data/ + pdfs/ layout; pdfs: to name the PDF folder); missingDocs: skip | fail | keep',
     test: is('financebench'),
     async load(cfg, baseDir, ctx) {
+      rejectUnused(cfg, ['mapping'], 'financebench');
       const dir = requirePath(cfg, baseDir, 'dataset.path', 'the FinanceBench folder');
-      const data = await loadFinanceBench(dir, { missingDocs: cfg.missingDocs ?? 'skip', ingest: ctx.ingest });
-      ctx.ingestStats = data.ingest;
+      const data = await loadFinanceBench(dir, {
+        missingDocs: cfg.missingDocs ?? 'skip',
+        ...(cfg.pdfs ? { pdfs: resolveExisting(baseDir, cfg.pdfs, 'dataset.pdfs') } : {}),
+        ...(ctx?.select ? { select: ctx.select } : {}),
+        ...(ctx?.ingest ? { ingest: ctx.ingest } : {}),
+        questionOptions: questionOptions(cfg),
+      });
       const name = cfg.name ?? 'financebench';
-      return { name, questions: data.questions, corpus: { name, docs: data.docs }, warnings: data.warnings, files: data.files };
+      return {
+        name,
+        questions: data.questions,
+        corpus: { name, docs: data.docs },
+        warnings: data.warnings,
+        notes: data.notes,
+        files: data.files,
+        available: data.available,
+        ...(data.ingest ? { ingest: data.ingest } : {}),
+      };
     },
   },
   {
     name: 'jsonl',
-    description: 'questions from a JSONL (or .json array) file through `mapping`; needs a corpus section',
+    description: 'questions from a JSONL file or a JSON array/dict (mapping.records: dotted path into it) through `mapping`; needs a corpus section',
     test: (f) => is('jsonl')(f) || is('json')(f),
     async load(cfg, baseDir) {
+      rejectUnused(cfg, ['pdfs'], cfg.format);
       const file = requirePath(cfg, baseDir, 'dataset.path', 'the questions file');
-      const format = path.extname(file).toLowerCase() === '.json' ? 'json' : 'jsonl';
-      const questions = loadQuestions(file, cfg.mapping ?? NATIVE_MAPPING, { format, mappingField: 'dataset.mapping' });
-      return { name: cfg.name ?? stem(file), questions, warnings: [], files: [file] };
+      const format = path.extname(file).toLowerCase() === '.json' || is('json')(cfg.format) ? 'json' : 'jsonl';
+      const q = readQuestions(file, cfg.mapping ?? NATIVE_MAPPING, cfg, format);
+      return { name: cfg.name ?? stem(file), questions: q.questions, warnings: q.warnings, notes: q.notes, files: [file] };
     },
   },
   {
@@ -141,9 +253,10 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     description: 'questions from a CSV/TSV file (header row) through `mapping`; needs a corpus section',
     test: (f) => is('csv')(f) || is('tsv')(f),
     async load(cfg, baseDir) {
+      rejectUnused(cfg, ['pdfs'], cfg.format);
       const file = requirePath(cfg, baseDir, 'dataset.path', 'the questions file');
-      const questions = loadQuestions(file, cfg.mapping ?? NATIVE_MAPPING, { format: 'csv', mappingField: 'dataset.mapping' });
-      return { name: cfg.name ?? stem(file), questions, warnings: [], files: [file] };
+      const q = readQuestions(file, cfg.mapping ?? NATIVE_MAPPING, cfg, 'csv');
+      return { name: cfg.name ?? stem(file), questions: q.questions, warnings: q.warnings, notes: q.notes, files: [file] };
     },
   },
 ];
@@ -158,17 +271,41 @@ function corpusTargets(cfg: CorpusConfig, baseDir: string): string[] {
   return list.map((p, i) => resolveExisting(baseDir, p, Array.isArray(cfg.path) ? `corpus.path.${i}` : 'corpus.path'));
 }
 
-/** Files of each target, paired with the folder they were found in (null for files named directly). */
-function corpusFiles(targets: string[], exts: string[], format: string): Array<{ file: string; root: string | null }> {
+/**
+ * Files of each target, paired with the folder they were found in (null for files named directly).
+ * In folders, `include`/`exclude` globs (picomatch) pick files by their path relative to the folder.
+ */
+function corpusFiles(targets: string[], exts: string[], format: string, cfg?: Pick<CorpusConfig, 'include' | 'exclude'>): Array<{ file: string; root: string | null }> {
+  const list = (g: string | string[] | undefined) => (g === undefined ? [] : Array.isArray(g) ? g : [g]);
+  const include = list(cfg?.include);
+  const exclude = list(cfg?.exclude);
+  const isIncluded = include.length ? picomatch(include, { dot: true }) : () => true;
+  const isExcluded = exclude.length ? picomatch(exclude, { dot: true }) : () => false;
   const out: Array<{ file: string; root: string | null }> = [];
   for (const t of targets) {
     if (isDirectory(t)) {
-      const found = listFiles(t, exts);
-      if (!found.length) throw new DataError(`no ${exts.join('/')} files for the ${format} corpus in this folder`, { file: t, field: 'corpus.path' });
+      const all = listFiles(t, exts);
+      const found = all.filter((f) => {
+        const rel = posixRelative(t, f);
+        return isIncluded(rel) && !isExcluded(rel);
+      });
+      if (!found.length) {
+        const why = all.length ? ` (${all.length} found, none left by corpus.include/exclude)` : '';
+        throw new DataError(`no ${exts.join('/')} files for the ${format} corpus in this folder${why}`, { file: t, field: all.length ? 'corpus.include' : 'corpus.path' });
+      }
       out.push(...found.map((file) => ({ file, root: t })));
     } else out.push({ file: t, root: null });
   }
   return out;
+}
+
+function idsFromFileNames(cfg: CorpusConfig, what: string): void {
+  if (cfg.docIdFrom === 'field') throw new DataError(`${what} take their id from the file name; use docIdFrom: filename`, { field: 'corpus.docIdFrom' });
+}
+
+/** The entries whose doc id is wanted (all when `only` is not given). */
+function onlyEntries<E>(entries: E[], idOf: (e: E) => string, only: Set<string> | undefined): E[] {
+  return only ? entries.filter((e) => only.has(idOf(e))) : entries;
 }
 
 /**
@@ -224,29 +361,40 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
     name: 'native',
     description: 'treebench DocTree JSON files (one document, an array, or { docs: [...] } per file)',
     test: is('native'),
-    async load(cfg, baseDir) {
+    async load(cfg, baseDir, opts) {
       const docs: DocTree[] = [];
       const files: string[] = [];
       for (const t of corpusTargets(cfg, baseDir)) {
-        const r = loadNativeCorpus(t);
-        docs.push(...r.docs);
-        files.push(...r.files);
+        // Folders go through include/exclude; each file is then read as native JSON.
+        const targets = cfg.include || cfg.exclude ? corpusFiles([t], ['.json'], 'native', cfg).map((e) => e.file) : [t];
+        for (const target of targets) {
+          const r = loadNativeCorpus(target);
+          docs.push(...r.docs);
+          files.push(...r.files);
+        }
       }
-      return { docs, files, warnings: [] };
+      return { docs: onlyEntries(docs, (d) => d.docId, opts?.only), files, warnings: [] };
     },
   },
   {
     name: 'pageindex',
     description: 'PageIndex tree JSON (*_structure.json from PDFs or Markdown); doc id from the file name or doc_name',
     test: is('pageindex'),
-    async load(cfg, baseDir) {
+    listDocs(cfg, baseDir) {
+      if (cfg.docIdFrom === 'field') return null;
+      return corpusFiles(corpusTargets(cfg, baseDir), ['.json'], 'pageindex', cfg).map(({ file, root }) => ({ docId: pageIndexDocId(file, root), file }));
+    },
+    async load(cfg, baseDir, opts) {
       const warnings: string[] = [];
-      const entries = corpusFiles(corpusTargets(cfg, baseDir), ['.json'], 'pageindex');
-      const docs = entries.map(({ file, root }) =>
+      const all = corpusFiles(corpusTargets(cfg, baseDir), ['.json'], 'pageindex', cfg);
+      const loadedAll = all.map(({ file, root }) =>
         loadPageIndexFile(file, cfg.docIdFrom === 'field' ? undefined : pageIndexDocId(file, root), { docIdFrom: cfg.docIdFrom, warnings }),
       );
-      const pdfs = entries.map(({ file }, i) => pageIndexPdf(cfg, baseDir, file, docs[i].docId, entries.length, warnings));
-      const contents = await readPdfs(pdfs.filter((p): p is string => p !== null));
+      const keep = all.map((_, i) => !opts?.only || opts.only.has(loadedAll[i].docId));
+      const entries = all.filter((_, i) => keep[i]);
+      const docs = loadedAll.filter((_, i) => keep[i]);
+      const pdfs = entries.map(({ file }, i) => pageIndexPdf(cfg, baseDir, file, docs[i].docId, all.length, warnings));
+      const contents = await readPdfsWithProgress(pdfs.filter((p): p is string => p !== null), 'pageindex: extracting page text');
       const files: string[] = [];
       let k = 0;
       docs.forEach((doc, i) => {
@@ -271,11 +419,16 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
     name: 'markdown',
     description: 'Markdown files (*.md), one document per file, a tree from the ATX headings',
     test: (f) => is('markdown')(f) || is('md')(f),
-    async load(cfg, baseDir) {
-      if (cfg.docIdFrom === 'field') throw new DataError('markdown documents take their id from the file name; use docIdFrom: filename', { field: 'corpus.docIdFrom' });
+    listDocs(cfg, baseDir) {
+      idsFromFileNames(cfg, 'markdown documents');
+      return corpusFiles(corpusTargets(cfg, baseDir), ['.md', '.markdown'], 'markdown', cfg).map(({ file, root }) => ({ docId: markdownDocId(file, root), file }));
+    },
+    async load(cfg, baseDir, opts) {
+      idsFromFileNames(cfg, 'markdown documents');
       const warnings: string[] = [];
-      const entries = corpusFiles(corpusTargets(cfg, baseDir), ['.md', '.markdown'], 'markdown');
-      const docs = entries.map(({ file, root }) => loadMarkdownFile(file, markdownDocId(file, root), { intro: cfg.intro, warnings }));
+      const all = corpusFiles(corpusTargets(cfg, baseDir), ['.md', '.markdown'], 'markdown', cfg);
+      const entries = onlyEntries(all, ({ file, root }) => markdownDocId(file, root), opts?.only);
+      const docs = mapWithProgress(entries, 'markdown: parsing', 'files', ({ file, root }) => loadMarkdownFile(file, markdownDocId(file, root), { intro: cfg.intro, warnings }));
       return { docs, files: entries.map((e) => e.file), warnings };
     },
   },
@@ -283,16 +436,34 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
     name: 'pdf',
     description: 'PDF files (*.pdf), one document per file: a tree from the outline, the printed table of contents, layout headings or page groups (corpus.tree)',
     test: is('pdf'),
-    async load(cfg, baseDir, ctx) {
-      if (cfg.docIdFrom === 'field') throw new DataError('PDF documents take their id from the file name; use docIdFrom: filename', { field: 'corpus.docIdFrom' });
+    listDocs(cfg, baseDir) {
+      idsFromFileNames(cfg, 'PDF documents');
+      return corpusFiles(corpusTargets(cfg, baseDir), ['.pdf'], 'pdf', cfg).map(({ file, root }) => ({ docId: pdfDocId(file, root), file }));
+    },
+    async load(cfg, baseDir, opts) {
+      idsFromFileNames(cfg, 'PDF documents');
       const warnings: string[] = [];
-      const entries = corpusFiles(corpusTargets(cfg, baseDir), ['.pdf'], 'pdf');
+      const all = corpusFiles(corpusTargets(cfg, baseDir), ['.pdf'], 'pdf', cfg);
+      // Only the PDFs asked for are ever extracted (corpus.only: referenced, --limit, --shard).
+      const entries = onlyEntries(all, ({ file, root }) => pdfDocId(file, root), opts?.only);
       const { docs, stats } = await ingestPdfs(
         entries.map(({ file, root }) => ({ file, docId: pdfDocId(file, root) })),
-        { ...ctx.ingest, warnings },
+        { ...opts?.ingest, warnings },
       );
-      ctx.ingestStats = stats;
-      return { docs, files: entries.map((e) => e.file), warnings };
+      return { docs, files: entries.map((e) => e.file), warnings, ingest: stats };
+    },
+  },
+  {
+    name: 'passages',
+    description: 'passages (JSON list or dict, or JSONL) with mapped id, title, text, optional parent/path/page/docId; a tree by parent or path, else flat',
+    test: is('passages'),
+    async load(cfg, baseDir, opts) {
+      const warnings: string[] = [];
+      const mapping = passageMappingSchema.safeParse(cfg.mapping ?? {});
+      if (!mapping.success) throw new DataError(mapping.error.issues[0].message, { field: ['corpus.mapping', ...mapping.error.issues[0].path.map(String)].join('.') });
+      const entries = corpusFiles(corpusTargets(cfg, baseDir), ['.json', '.jsonl', '.ndjson'], 'passages', cfg);
+      const docs = entries.flatMap(({ file }) => loadPassagesFile(file, mapping.data, warnings));
+      return { docs: onlyEntries(docs, (d) => d.docId, opts?.only), files: entries.map((e) => e.file), warnings };
     },
   },
 ];
@@ -398,53 +569,111 @@ export function checkReferences(corpus: Corpus, questions: Question[]): { counts
 
 // ---------------------------------------------------------------------------------------------
 
+/** Documents a question names for strategies (docIds) or as gold (evidence). */
+function namedDocs(q: Question): string[] {
+  return [...new Set([...(q.docIds ?? []), ...(q.evidence ?? []).map((e) => e.docId)])];
+}
+
+/**
+ * dataset.missingDocs: questions naming a document that is not in the corpus are dropped with a
+ * warning (`skip`, the default), stop the load (`fail`), or stay (`keep`; checkReferences warns).
+ */
+export function applyMissingDocs(questions: Question[], available: Set<string>, mode: 'skip' | 'fail' | 'keep', warnings: string[]): Question[] {
+  if (mode === 'keep') return questions;
+  const missing = new Map<string, number>();
+  const kept = questions.filter((q) => {
+    const gone = namedDocs(q).filter((d) => !available.has(d));
+    for (const d of gone) missing.set(d, (missing.get(d) ?? 0) + 1);
+    return gone.length === 0;
+  });
+  if (!missing.size) return questions;
+  const list = examples([...missing].map(([d, n]) => `${d} (${n} question${n === 1 ? '' : 's'})`));
+  if (mode === 'fail') {
+    throw new DataError(`${questions.length - kept.length} of ${questions.length} questions name documents missing from the corpus: ${list}; set dataset.missingDocs: skip to drop them, or keep`, {
+      field: 'dataset.missingDocs',
+    });
+  }
+  warnings.push(`${missing.size} document(s) named by questions are not in the corpus: ${list}; dropped ${questions.length - kept.length} of ${questions.length} questions (missingDocs: skip)`);
+  return kept;
+}
+
+/**
+ * corpus.only: referenced — the documents the running questions name in docIds. Gold evidence
+ * never decides what is loaded: a corpus of exactly the gold documents would hand strategies the
+ * answer. So every running question must name its documents.
+ */
+function referencedDocIds(questions: Question[]): Set<string> {
+  const without = questions.filter((q) => !q.docIds?.length);
+  if (without.length) {
+    throw new DataError(
+      `corpus.only: referenced loads the documents questions name in docIds, but ${without.length} of ${questions.length} questions name none (e.g. ${examples(without.map((q) => q.id), 3)}); map dataset.mapping.docIds or use only: all`,
+      { field: 'corpus.only' },
+    );
+  }
+  return new Set(questions.flatMap((q) => q.docIds!));
+}
+
 /**
  * Loads the `dataset` and optional `corpus` config sections. `baseDir` is the config file's folder.
- * A configured corpus replaces a dataset's own corpus (with a warning).
+ * A configured corpus replaces a dataset's own corpus (with a warning). `opts.select` names the
+ * questions that will run, so only their documents need reading (corpus.only: referenced, and
+ * financebench always); `questions` stays the whole list for the runner to slice the same way.
  */
-export interface LoadDataOptions {
-  /** No progress lines on stderr. */
-  quiet?: boolean;
-  /** Override `corpus.cache` (e.g. `--no-ingest-cache`). */
-  ingestCache?: boolean;
-}
-
-/** PDF ingestion options from the corpus section (its defaults when there is none). */
-export function ingestOptions(corpus: CorpusConfig | undefined, opts: LoadDataOptions = {}): IngestOptions {
-  const c = corpus ?? corpusConfigSchema.parse({});
-  const cache = opts.ingestCache ?? c.cache;
-  return {
-    tree: c.tree,
-    ignoreOutline: c.ignoreOutline,
-    summaries: c.summaries,
-    summaryTokens: c.summaryTokens,
-    cacheDir: cache ? path.resolve(c.cacheDir) : null,
-    ...(opts.quiet ? { quiet: true } : {}),
-  };
-}
-
 export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, baseDir: string, opts: LoadDataOptions = {}): Promise<BenchmarkData> {
   const cfg = parseDataConfig(cfgInput);
-  const ctx: LoadContext = { ingest: ingestOptions(cfg.corpus, opts) };
   const dsLoader = findDatasetLoader(cfg.dataset.format);
-  const ds = await dsLoader.load(cfg.dataset, baseDir, ctx);
-  const warnings = [...ds.warnings];
-  const files = [...ds.files];
-  let corpus: Corpus;
-  if (cfg.corpus?.format === undefined && cfg.corpus?.path !== undefined) {
-    throw new DataError('a corpus with a path needs a format (native | pageindex | markdown | pdf | ...)', { field: 'corpus.format' });
+  // A corpus section without a format only holds build options for the dataset's own documents.
+  if (cfg.corpus && cfg.corpus.format === undefined && cfg.corpus.path !== undefined) {
+    throw new DataError('a corpus with a path needs a format (native | pageindex | markdown | pdf | passages)', { field: 'corpus.format' });
   }
-  if (cfg.corpus?.format !== undefined) {
-    const cl = findCorpusLoader(cfg.corpus.format);
-    const loaded = await cl.load(cfg.corpus, baseDir, ctx);
+  const configured = cfg.corpus?.format !== undefined ? (cfg.corpus as CorpusConfig & { format: string }) : undefined;
+  const ingest = ingestOptions(cfg.corpus, opts);
+  const ds = await dsLoader.load(cfg.dataset, baseDir, { ...(opts.select ? { select: opts.select } : {}), ingest });
+  let ingestStats = ds.ingest;
+  const warnings = [...ds.warnings];
+  const notes = [...(ds.notes ?? [])];
+  const files = [...ds.files];
+  const missingMode = cfg.dataset.missingDocs ?? 'skip';
+  const select = opts.select ?? ((qs: Question[]) => qs);
+  let questions = ds.questions;
+  let corpus: Corpus;
+  /** How to hash a corpus loaded for a selection: its full trees, or its sources' bytes. */
+  let identityOf: { corpus: string | null; sources: DocSource[] | null } | null = null;
+  if (configured) {
+    const cl = findCorpusLoader(configured.format);
+    if (configured.mapping && cl.name !== 'passages') throw new DataError(`the ${cl.name} corpus does not use corpus.mapping (the passages format does)`, { field: 'corpus.mapping' });
     if (ds.corpus) warnings.push(`dataset format "${cfg.dataset.format}" brings its own corpus; using the configured ${cl.name} corpus instead`);
-    corpus = { name: cfg.corpus.name ?? ds.name, docs: loaded.docs };
+    // Which documents exist: from file names when the loader can tell, else by loading everything.
+    let loaded: LoadedCorpus | null = null;
+    const listed = cl.listDocs?.(configured, baseDir) ?? null;
+    let ids = listed?.map((d) => d.docId) ?? null;
+    if (!ids) {
+      loaded = await cl.load(configured, baseDir, { ingest });
+      ids = loaded.docs.map((d) => d.docId);
+    }
+    questions = applyMissingDocs(questions, new Set(ids), missingMode, warnings);
+    if (configured.only === 'referenced') {
+      const wanted = referencedDocIds(select(questions));
+      if (loaded) {
+        // Everything was read to learn the ids: the whole corpus's hash does not depend on the selection.
+        if (opts.select) identityOf = { corpus: corpusHash(loaded.docs), sources: null };
+        loaded = { ...loaded, docs: loaded.docs.filter((d) => wanted.has(d.docId)) };
+      } else {
+        loaded = await cl.load(configured, baseDir, { only: wanted, ingest });
+        if (opts.select) identityOf = { corpus: null, sources: listed! };
+      }
+      notes.push(`corpus.only: referenced: ${loaded.docs.length} of ${ids.length} documents loaded`);
+    } else loaded ??= await cl.load(configured, baseDir, { ingest });
+    corpus = { name: configured.name ?? ds.name, docs: loaded.docs };
+    if (loaded.ingest) ingestStats = loaded.ingest;
     warnings.push(...loaded.warnings);
     files.push(...loaded.files);
   } else if (ds.corpus) {
     corpus = ds.corpus;
+    questions = applyMissingDocs(questions, new Set(ds.available?.map((d) => d.docId) ?? corpus.docs.map((d) => d.docId)), missingMode, warnings);
+    if (opts.select && ds.available) identityOf = { corpus: null, sources: ds.available };
   } else {
-    throw new DataError(`dataset format "${cfg.dataset.format}" has no documents of its own; add a corpus section (format: native | pageindex | markdown | pdf)`, {
+    throw new DataError(`dataset format "${cfg.dataset.format}" has no documents of its own; add a corpus section (format: ${corpusLoaders.map((l) => l.name).join(' | ')})`, {
       field: 'corpus',
     });
   }
@@ -453,17 +682,37 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
   if (cfg.corpus?.summaries === 'extractive') for (const doc of corpus.docs) addExtractiveSummaries(doc, { maxTokens: cfg.corpus.summaryTokens });
   assertUniqueDocIds(corpus);
   if (corpus.docs.length === 0) throw new DataError('the corpus has no documents', { field: cfg.corpus ? 'corpus.path' : 'dataset.path' });
-  if (ds.questions.length === 0) throw new DataError('the dataset has no questions', { field: 'dataset.path', file: ds.files[ds.files.length - 1] });
-  warnings.push(...checkReferences(corpus, ds.questions).warnings);
+  if (questions.length === 0) {
+    const why = ds.questions.length ? ` (all ${ds.questions.length} name documents missing from the corpus)` : '';
+    throw new DataError(`the dataset has no questions${why}`, { field: 'dataset.path', file: ds.files[ds.files.length - 1] });
+  }
+  const running = select(questions);
+  let identity: BenchmarkData['identity'];
+  if (identityOf) {
+    // Hash the questions before title paths resolve: only the running ones' can, in a partial corpus.
+    const questionsHash = sha256(JSON.stringify(questions.map((q) => [q, pendingTitlePaths.get(q) ?? null])));
+    // Built trees depend on the builder too: its version is part of the corpus's identity.
+    const corpusSection = { ...(configured ?? { format: cfg.dataset.format, path: cfg.dataset.path, pdfs: cfg.dataset.pdfs }), build: { ...ingest, cacheDir: undefined, quiet: undefined, builder: TREE_BUILDER_VERSION } };
+    const sourcesHash = () =>
+      sha256(JSON.stringify({ corpus: corpusSection, docs: [...identityOf!.sources!].sort((a, b) => byCodeUnit(a.docId, b.docId)).map((d) => [d.docId, sha256(fs.readFileSync(d.file))]) }));
+    identity = { questionsHash, corpusHash: identityOf.corpus ?? sourcesHash(), basis: 'source files' };
+  }
+  warnings.push(...resolveTitlePaths(corpus, identity ? running : questions).warnings);
+  warnings.push(...checkReferences(corpus, running).warnings);
   return {
     name: cfg.dataset.name ?? ds.name,
     corpus,
-    questions: ds.questions,
+    questions,
     warnings,
+    notes,
     files: [...new Set(files)],
-    ...(ctx.ingestStats ? { ingest: ctx.ingestStats } : {}),
+    ...(identity ? { identity } : {}),
+    ...(ingestStats ? { ingest: ingestStats } : {}),
   };
 }
+
+const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+const corpusHash = (docs: DocTree[]) => sha256(JSON.stringify(docs));
 
 function assertUniqueDocIds(corpus: Corpus): void {
   const seen = new Map<string, string | undefined>();

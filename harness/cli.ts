@@ -2,7 +2,7 @@
 // config or data error (the message names the file, line or field).
 import yargs, { type Argv } from 'yargs';
 import { ConfigError, loadConfig } from './config.ts';
-import { runBenchmark, type Progress } from './runner.ts';
+import { runBenchmark, selectQuestions, type Progress } from './runner.ts';
 import { RunStore } from './runStore.ts';
 import { redactSecrets } from './secrets.ts';
 import { UsageError } from './errors.ts';
@@ -64,7 +64,22 @@ async function cmdRun(args: {
   cache?: boolean;
 }): Promise<number> {
   const loaded = loadConfig(args.config);
-  const data = await loadBenchmarkData(loaded.config, loaded.baseDir, { quiet: Boolean(args.quiet) });
+  // The corpus need only serve the questions that will run (corpus.only: referenced, financebench).
+  const resumeIds = args.resume ? new Set(RunStore.open(args.resume).readManifest().questionIds) : null;
+  const limit = args.limit ?? loaded.config.run.limit;
+  const shard = parseShard(args.shard);
+  const wasQuiet = process.env.TREEBENCH_QUIET;
+  if (args.quiet) process.env.TREEBENCH_QUIET = '1'; // the load's progress lines (harness/progress.ts) too
+  let data: Awaited<ReturnType<typeof loadBenchmarkData>>;
+  try {
+    data = await loadBenchmarkData(loaded.config, loaded.baseDir, {
+      select: (qs) => (resumeIds ? qs.filter((q) => resumeIds.has(q.id)) : selectQuestions(qs, limit, shard)),
+    });
+  } finally {
+    if (wasQuiet === undefined) delete process.env.TREEBENCH_QUIET;
+    else process.env.TREEBENCH_QUIET = wasQuiet;
+  }
+  for (const n of data.notes) process.stderr.write(`note: ${n}\n`);
   for (const w of data.warnings) process.stderr.write(`warning: ${w}\n`);
   const outcome = await runBenchmark({
     loaded,
@@ -104,6 +119,7 @@ async function cmdReport(args: { runDir: string; format: ReportFormat }): Promis
 async function cmdInspect(args: { config: string; format: 'text' | 'json' }): Promise<number> {
   const loaded = loadConfig(args.config);
   const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
+  for (const n of data.notes) process.stderr.write(`note: ${n}\n`);
   const stats = inspectData(data);
   process.stdout.write(args.format === 'json' ? JSON.stringify(stats, null, 2) + '\n' : formatInspect(stats) + '\n');
   for (const w of data.warnings) process.stderr.write(`warning: ${w}\n`);

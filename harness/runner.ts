@@ -82,6 +82,11 @@ export function shardQuestions<T>(questions: T[], shard?: { index: number; count
   return questions.filter((_, i) => i % shard.count === shard.index - 1);
 }
 
+/** The questions a run takes: the first `limit`, then the shard. The CLI loads documents for exactly these. */
+export function selectQuestions<T>(questions: T[], limit?: number, shard?: { index: number; count: number }): T[] {
+  return shardQuestions(limit ? questions.slice(0, limit) : questions, shard);
+}
+
 function codeVersion(): RunManifest['code'] {
   const root = new URL('..', import.meta.url).pathname;
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
@@ -114,7 +119,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     if (unknown.length) throw new UsageError(`--strategies: ${unknown.join(', ')} not in the config (it has: ${specs.map((s) => s.id).join(', ')})`);
     specs = specs.filter((s) => opts.only!.includes(s.id));
   }
-  let questions = shardQuestions(limit ? data.questions.slice(0, limit) : data.questions, opts.shard);
+  let questions = selectQuestions(data.questions, limit, opts.shard);
   const byId = new Map(questions.map((q) => [q.id, q]));
   if (byId.size !== questions.length) throw new Error(`dataset ${data.name}: question ids are not unique`);
 
@@ -165,7 +170,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   } else {
     const runId = opts.runId ?? timestampId(config.name);
     store = RunStore.create(join(opts.outDir ?? config.run.outDir, runId));
-    const questionsHash = sha256(JSON.stringify(data.questions));
+    // A corpus loaded for a selection (--limit/--shard) carries hashes that do not depend on it.
+    const questionsHash = data.identity?.questionsHash ?? sha256(JSON.stringify(data.questions));
     const files: FileHash[] = data.files.map((f) => ({ path: relative(process.cwd(), f), sha256: sha256(readFileSync(f)) }));
     manifest = {
       runId,
@@ -178,7 +184,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
         name: data.corpus.name,
         docs: data.corpus.docs.length,
         nodes: data.corpus.docs.reduce((n, d) => n + countNodes(d.nodes), 0),
-        hash: sha256(JSON.stringify(data.corpus.docs)),
+        hash: data.identity?.corpusHash ?? sha256(JSON.stringify(data.corpus.docs)),
         // How each built tree was made (PDFs: outline, toc, layout or pages), when any was built.
         ...(data.corpus.docs.some((d) => d.treeSource)
           ? {

@@ -121,9 +121,9 @@ describe('loadQuestions: CSV', () => {
   it('handles a BOM, CRLF, quoted multi-line fields, separators and pageBase 0', () => {
     const f = file('qa.csv', csv);
     const qs = loadQuestions(f, { question: 'Question', answers: 'Answer', answersSeparator: '|', evidenceDocId: 'Doc', docIdStripExtension: true, pages: 'Pages', pageBase: 0, tags: 'Kind', tagFormat: 'field=value' });
-    // Default ids are the line each record starts on.
-    expect(qs.map((q) => q.id)).toEqual(['2', '3', '6']);
-    expect(qs[0]).toEqual({ id: '2', question: 'What is A?', answers: ['Alpha'], evidence: [{ docId: 'guide/A', pages: [4] }], tags: ['Kind=lookup'] });
+    // Default ids are the records' ordinals, not the lines they start on (a quoted field spans lines).
+    expect(qs.map((q) => q.id)).toEqual(['1', '2', '3']);
+    expect(qs[0]).toEqual({ id: '1', question: 'What is A?', answers: ['Alpha'], evidence: [{ docId: 'guide/A', pages: [4] }], tags: ['Kind=lookup'] });
     expect(qs[1].question).toBe('A question that\nspans, two lines?');
     expect(qs[1].answers).toEqual(['Two', 'answers']);
     expect(qs[1].evidence).toEqual([{ docId: 'guide/B', pages: [1, 5] }]);

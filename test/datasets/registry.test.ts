@@ -61,7 +61,7 @@ describe('loadBenchmarkData', () => {
         .map((q) => JSON.stringify(q))
         .join('\n'),
     });
-    const data = await loadBenchmarkData({ dataset: { format: 'sample', path: dir } }, '/');
+    const data = await loadBenchmarkData({ dataset: { format: 'sample', path: dir, missingDocs: 'keep' } }, '/');
     expect(data.questions).toHaveLength(4);
     expect(data.warnings).toEqual([
       '1 of 4 questions have gold evidence in documents missing from the corpus: ghost',

@@ -25,7 +25,7 @@ function corpus(): DocTree[] {
 }
 
 function data(): BenchmarkData {
-  return { name: 'widgets', corpus: { name: 'widgets', docs: corpus() }, questions: [{ id: 'q1', question: 'How do I clean the widget?', answers: ['dry cloth'] }], warnings: [], files: [] };
+  return { name: 'widgets', corpus: { name: 'widgets', docs: corpus() }, questions: [{ id: 'q1', question: 'How do I clean the widget?', answers: ['dry cloth'] }], warnings: [], notes: [], files: [] };
 }
 
 function configOf(cacheDir: string): LoadedConfig {

@@ -1,0 +1,39 @@
+// Progress on stderr while a load takes long (harness/progress.ts draws the line): PDF
+// extraction counts documents and pages, big Markdown folders count files.
+import { startProgress } from '../harness/progress.ts';
+import { readPdfs, type PdfContent } from './pdf.ts';
+
+/** Folders with at least this many text files get a progress line (PDFs always do: each is slow). */
+export const TEXT_FILES_FOR_PROGRESS = 300;
+
+/** readPdfs with a progress line: documents done, pages/s and an ETA. */
+export async function readPdfsWithProgress(files: string[], label = 'extracting PDF text'): Promise<PdfContent[]> {
+  const distinct = new Set(files).size;
+  if (distinct === 0) return [];
+  const p = startProgress({ label, total: distinct, unit: 'PDFs', secondary: 'pages' });
+  let pages = 0;
+  try {
+    const out = await readPdfs(files, (c) => {
+      pages += c.pageCount;
+      p.tick(1, c.pageCount);
+    });
+    p.done();
+    return out;
+  } catch (err) {
+    p.done('stopped by an error');
+    throw err;
+  }
+}
+
+/** Calls `each` for every item, with a progress line when there are many. */
+export function mapWithProgress<T, R>(items: T[], label: string, unit: string, each: (item: T) => R): R[] {
+  if (items.length < TEXT_FILES_FOR_PROGRESS) return items.map(each);
+  const p = startProgress({ label, total: items.length, unit });
+  const out = items.map((x) => {
+    const r = each(x);
+    p.tick();
+    return r;
+  });
+  p.done();
+  return out;
+}

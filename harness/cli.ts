@@ -15,7 +15,7 @@ import { summarize } from './metrics/summary.ts';
 import { withIntervals } from './metrics/intervals.ts';
 import { listStrategies } from '../strategies/registry.ts';
 import { commandModules } from './commands.ts';
-import { splitList } from './commands/shared.ts';
+import { setFlags, splitList } from './commands/shared.ts';
 
 
 const FORMATS = ['table', 'md', 'csv', 'json'] as const;
@@ -48,6 +48,18 @@ function parseShard(value: string | undefined): { index: number; count: number }
   return { index, count };
 }
 
+/** `--shard`, else the TREEBENCH_SHARD environment variable (CI matrices, Kubernetes indexed jobs). */
+export function shardFrom(flag: string | undefined, env: Record<string, string | undefined> = process.env): { index: number; count: number } | undefined {
+  if (flag !== undefined) return parseShard(flag);
+  const value = env.TREEBENCH_SHARD;
+  if (value === undefined || value === '') return undefined;
+  try {
+    return parseShard(value);
+  } catch {
+    throw new UsageError(`TREEBENCH_SHARD must look like i/n with 1 <= i <= n (got "${value}")`);
+  }
+}
+
 async function cmdRun(args: {
   config: string;
   strategies?: string[];
@@ -62,8 +74,9 @@ async function cmdRun(args: {
   format: ReportFormat;
   quiet?: boolean;
   cache?: boolean;
+  set?: string | string[];
 }): Promise<number> {
-  const loaded = loadConfig(args.config);
+  const loaded = loadConfig(args.config, { set: setFlags(args.set) });
   const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
   for (const w of data.warnings) process.stderr.write(`warning: ${w}\n`);
   const outcome = await runBenchmark({
@@ -77,7 +90,7 @@ async function cmdRun(args: {
     ...(args.runId ? { runId: args.runId } : {}),
     ...(args.resume ? { resumeDir: args.resume } : {}),
     ...(args.retryErrors ? { retryErrors: true } : {}),
-    ...(args.shard ? { shard: parseShard(args.shard)! } : {}),
+    ...(shardFrom(args.shard) ? { shard: shardFrom(args.shard)! } : {}),
     ...(args.cache !== undefined ? { cache: args.cache } : {}),
     onProgress: progressPrinter(Boolean(args.quiet)),
   });
@@ -137,10 +150,11 @@ export function buildCli(argv: string[], setExit: (code: number) => void): Argv 
           .option('run-id', { type: 'string', describe: 'Name of the run folder (default: <config name>-<UTC timestamp>)' })
           .option('resume', { type: 'string', describe: 'Resume an interrupted run folder: skips finished records' })
           .option('retry-errors', { type: 'boolean', describe: 'With --resume: run again the records that ended in an error' })
-          .option('shard', { type: 'string', describe: 'Run the i-th of n deterministic slices of the questions, e.g. 2/4' })
+          .option('shard', { type: 'string', describe: 'Run the i-th of n deterministic slices of the questions, e.g. 2/4 (default: $TREEBENCH_SHARD)' })
           .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'What to print when done' })
           .option('cache', { type: 'boolean', describe: 'Cache chat responses on disk (--no-cache to bypass; default: config cache.enabled)' })
           .option('quiet', { type: 'boolean', describe: 'No progress on stderr' })
+          .option('set', { type: 'string', requiresArg: true, describe: 'Override a config field, e.g. --set budget.calls=12 (repeatable; validated like the file)' })
           .example('$0 run configs/quickstart.yaml', 'offline quickstart over the bundled sample')
           .example('$0 run configs/emanual-s10.yaml --strategies vector,node-list --limit 10', 'a quick slice'),
       (a) => run(() => cmdRun(a as unknown as Parameters<typeof cmdRun>[0]))(),

@@ -22,6 +22,7 @@ import { redactSecrets } from './secrets.ts';
 import { toQuestionInput, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from './types.ts';
 import { ValueIndex } from './valueIndex.ts';
 import { ResponseCache } from './cache.ts';
+import { configHashOf } from './overrides.ts';
 import { warmTokenizer } from './tokenizer.ts';
 import { getStrategy } from '../strategies/registry.ts';
 import type { BenchmarkData } from '../datasets/registry.ts';
@@ -127,7 +128,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     store = RunStore.open(opts.resumeDir);
     manifest = store.readManifest();
     // Resuming under another config would mix records of two different runs in one folder.
-    if (manifest.configHash !== sha256(loaded.raw)) {
+    if (manifest.configHash !== configHashOf(loaded)) {
       throw new UsageError(`${opts.resumeDir} was started with a different config (${manifest.configPath}); resume it with that config unchanged`);
     }
     // The run's own selection wins over today's flags: same questions, strategies and repeats.
@@ -152,7 +153,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       name: config.name,
       configPath: relative(process.cwd(), loaded.path),
       config,
-      configHash: sha256(loaded.raw),
+      configHash: configHashOf(loaded),
       dataset: { name: data.name, questions: questions.length, questionsHash, files },
       corpus: { name: data.corpus.name, docs: data.corpus.docs.length, nodes: data.corpus.docs.reduce((n, d) => n + countNodes(d.nodes), 0), hash: sha256(JSON.stringify(data.corpus.docs)) },
       code: codeVersion(),
@@ -165,7 +166,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
         label: provider.offline ? `${provider.id} (offline reasoner: lexical heuristics, not an LLM)` : provider.id,
       },
       embedder: embedder.id,
-      strategies: specs.map((s) => ({ id: s.id, strategy: s.strategy, params: s.params, budget: s.budget as Record<string, number> })),
+      strategies: specs.map((s) => ({ id: s.id, strategy: s.strategy, params: s.params, budget: s.budget as Record<string, number>, ...(s.grid ? { grid: s.grid } : {}) })),
+      ...(loaded.overrides || loaded.env ? { overrides: { set: loaded.overrides ?? [], env: loaded.env ?? {} } } : {}),
       questionIds: questions.map((q) => q.id),
       repeats,
       seed: config.run.seed,

@@ -6,9 +6,14 @@ import type { RunRecord } from '../types.ts';
 import type { LoadedRun } from '../compare/runs.ts';
 import type { RunLabel } from '../../reports/compare.ts';
 
-/** `--strategies a,b c` → ['a', 'b', 'c']. */
+/** `--strategies a,b c` → ['a', 'b', 'c']. Commas inside brackets belong to grid ids (`beam[w=1,k=2]`). */
 export function splitList(values: readonly string[] | undefined): string[] {
-  return (values ?? []).flatMap((v) => String(v).split(',')).map((s) => s.trim()).filter(Boolean);
+  return (values ?? []).flatMap((v) => String(v).split(/,(?![^[\]]*\])/)).map((s) => s.trim()).filter(Boolean);
+}
+
+/** A repeatable string flag (`--set a=1 --set b=2`) as a list. */
+export function setFlags(value: string | readonly string[] | undefined): string[] {
+  return value === undefined ? [] : (Array.isArray(value) ? value : [value]).map(String);
 }
 
 /** The finest retrieval level with gold in any of the record sets (node, else page, else doc). */

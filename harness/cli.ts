@@ -15,7 +15,9 @@ import { summarize } from './metrics/summary.ts';
 import { withIntervals } from './metrics/intervals.ts';
 import { listStrategies } from '../strategies/registry.ts';
 import { commandModules } from './commands.ts';
-import { setFlags, splitList } from './commands/shared.ts';
+import { checkMargin, setFlags, splitList } from './commands/shared.ts';
+import { OBJECTIVES, type Objective } from './tune/recommend.ts';
+import { recommendationSection } from './tune/section.ts';
 
 
 const FORMATS = ['table', 'md', 'csv', 'json'] as const;
@@ -105,12 +107,17 @@ async function cmdRun(args: {
   return 0;
 }
 
-async function cmdReport(args: { runDir: string; format: ReportFormat }): Promise<number> {
+async function cmdReport(args: { runDir: string; format: ReportFormat; objective?: Objective; margin?: number }): Promise<number> {
   const store = RunStore.open(args.runDir);
   const manifest = store.readManifest();
   const records = store.readRecords();
   const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
   process.stdout.write(render(args.format, { summary, meta: reportMeta(manifest) }) + '\n');
+  // Several variants: the frontier and the recommendation (human-readable formats only).
+  if (args.format === 'table' || args.format === 'md') {
+    const section = recommendationSection(manifest, records, { format: args.format as 'table' | 'md', ...(args.objective ? { objective: args.objective } : {}), margin: checkMargin(args.margin ?? 0) });
+    if (section) process.stdout.write('\n' + section + '\n');
+  }
   return 0;
 }
 
@@ -165,7 +172,9 @@ export function buildCli(argv: string[], setExit: (code: number) => void): Argv 
       (y) =>
         y
           .positional('runDir', { type: 'string', demandOption: true, describe: 'A run folder, e.g. runs/quickstart-20261129-101500Z' })
-          .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'table (console), md, csv or json' }),
+          .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'table (console), md, csv or json' })
+          .option('objective', { choices: OBJECTIVES, describe: 'For the frontier and recommendation (default: accuracy)' })
+          .option('margin', { type: 'number', describe: 'Shortfall from the best still counted as "not worse" (objective units, default 0)' }),
       (a) => run(() => cmdReport(a as unknown as Parameters<typeof cmdReport>[0]))(),
     )
     .command('datasets', 'Dataset tools', (y) =>

@@ -52,3 +52,8 @@ export function checkResamples(n: number): number {
   if (!Number.isSafeInteger(n) || n < 100) throw new UsageError(`--resamples must be an integer >= 100 (got ${n})`);
   return n;
 }
+
+export function checkMargin(margin: number, flag = '--margin'): number {
+  if (!(Number.isFinite(margin) && margin >= 0 && margin < 1)) throw new UsageError(`${flag} must be a number in [0, 1) in objective units, e.g. 0.02 (got ${margin})`);
+  return margin;
+}

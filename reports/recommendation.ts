@@ -26,7 +26,7 @@ export function renderRecommendation(rec: Recommendation, opts: { priced: boolea
   const esc = md ? escapeMarkdown : terminalSafe;
   const table = md ? mdTable : plainTable;
   const value = (x: number) => (rec.objective === 'accuracy' || rec.objective === 'evidenceRecall' ? pct(x) : score(x));
-  const on = (list: string[] | null, id: string) => (list === null ? '–' : list.includes(id) ? '*' : '');
+  const on = (list: string[] | null, id: string) => (list === null ? 'n/a' : list.includes(id) ? '*' : '-');
   const cmp = new Map(rec.comparisons.map((c) => [c.id, c]));
   const rows = rec.points
     .filter((p) => !rec.partial.includes(p.id))
@@ -54,7 +54,7 @@ export function renderRecommendation(rec: Recommendation, opts: { priced: boolea
     '',
     table(head, rows),
     '',
-    `Frontier columns: * = on the Pareto frontier of ${rec.objective} against $/question, p95 latency, calls/question${rec.frontier.dollars === null ? ' ($: unpriced model, not computed)' : ''}.`,
+    `Frontier columns ($, p95 latency, calls): * = on the Pareto frontier of ${rec.objective} against $/question, p95 latency, calls/question${rec.frontier.dollars === null ? ' ($: unpriced model, not computed)' : ''}.`,
     `Paired one-sided tests against the best (${rec.comparisons[0]?.test === 'mcnemar' ? 'exact McNemar' : 'sign-flip permutation'}; margin ${rec.margin}), Holm-adjusted, alpha ${rec.alpha}.`,
     `Recommended: ${md ? '`' : ''}${esc(rec.recommended)}${md ? '`' : ''} — the cheapest by ${cost} of the variants not significantly worse than the best (${esc(rec.best)}).`,
   ];

@@ -2,6 +2,8 @@
 // over many seeds, how often `tune` recommends the known best or a variant not significantly
 // worse than it, and what share of the full grid's model calls it spent. The full grid is run
 // once for real in the same process, to check the analytic call count the ratios divide by.
+// Every prompt of this problem is unique to its variant, so the response cache could not lower
+// the spend; it is off here to keep thousands of cache files off the disk.
 //
 //   npm run bench:tune                         20 seeds, 120 questions, eta 3
 //   npm run bench:tune -- --seeds 40 --questions 240 --eta 2
@@ -35,7 +37,7 @@ try {
   const rows = [];
   for (let seed = 1; seed <= seeds; seed++) {
     const loaded = syntheticConfig(seed, { outDir: dir, cacheDir: join(dir, `cache-${seed}`) });
-    const t = await runTune({ loaded, data, provider: syntheticProvider(seed), outDir: dir, runId: `tune-${seed}`, tune: { objective: 'accuracy', eta, minQuestions } });
+    const t = await runTune({ loaded, data, provider: syntheticProvider(seed), outDir: dir, runId: `tune-${seed}`, cache: false, tune: { objective: 'accuracy', eta, minQuestions }, intervals: false });
     const recommended = t.recommendation?.recommended ?? '(none)';
     rows.push({ seed, recommended, spent: t.result.spent.calls, ...judgeRecommendation(seed, data.questions.map((q) => q.id), recommended) });
   }

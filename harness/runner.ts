@@ -59,6 +59,8 @@ export interface RunOptions {
   cache?: boolean;
   /** Use this provider instead of the configured one (tests inject scripted models). */
   provider?: ChatProvider;
+  /** Bootstrap intervals in summary.json (default true; `tune` skips them for its rung runs). */
+  intervals?: boolean;
   onProgress?: (p: Progress) => void;
 }
 
@@ -235,7 +237,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const order = new Map(specs.map((s, i) => [s.id, i]));
   const qOrder = new Map(questions.map((q, i) => [q.id, i]));
   records.sort((a, b) => (order.get(a.strategy) ?? 0) - (order.get(b.strategy) ?? 0) || a.repeat - b.repeat || (qOrder.get(a.questionId) ?? 0) - (qOrder.get(b.questionId) ?? 0));
-  const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
+  const summary = opts.intervals === false ? summarize(records) : withIntervals(summarize(records), records, { seed: manifest.seed });
   manifest.finishedAt = new Date().toISOString();
   store.writeManifest(manifest);
   store.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');

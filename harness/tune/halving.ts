@@ -79,7 +79,7 @@ export interface TuneResult {
 export function planRungs(variants: number, total: number, eta: number, minQuestions: number): number[] {
   if (total <= 0) return [];
   const log = (x: number) => Math.floor(Math.log(x) / Math.log(eta) + 1e-9);
-  const needed = variants <= 1 ? 1 : 1 + log(variants);
+  const needed = variants <= 1 ? 1 : 1 + Math.ceil(Math.log(variants) / Math.log(eta) - 1e-9);
   const allowed = total <= minQuestions ? 1 : 1 + log(total / minQuestions);
   const rungs = Math.max(1, Math.min(needed, allowed));
   const sizes: number[] = [];

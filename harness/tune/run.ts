@@ -32,6 +32,8 @@ export interface TuneRunOptions {
   concurrency?: number;
   cache?: boolean;
   provider?: ChatProvider;
+  /** Bootstrap intervals in the tune folder's summary.json (default true; rung runs never compute them). */
+  intervals?: boolean;
   onProgress?: (p: Progress & { rung: number }) => void;
 }
 
@@ -98,6 +100,7 @@ export async function runTune(opts: TuneRunOptions): Promise<TuneOutcome> {
         outDir: join(dir, 'rungs'),
         runId: `rung-${rung}`,
         cache: opts.cache ?? true,
+        intervals: false,
         ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
         ...(opts.provider ? { provider: opts.provider } : {}),
         ...(opts.onProgress ? { onProgress: (p: Progress) => opts.onProgress!({ ...p, rung }) } : {}),
@@ -156,7 +159,7 @@ export async function runTune(opts: TuneRunOptions): Promise<TuneOutcome> {
     snippet: snippet ?? null,
   };
   store.writeManifest(manifestBase);
-  const summary = withIntervals(summarize(all), all, { seed: config.run.seed });
+  const summary = opts.intervals === false ? summarize(all) : withIntervals(summarize(all), all, { seed: config.run.seed });
   writeAtomic(join(dir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   writeAtomic(join(dir, 'tune.json'), JSON.stringify(tune, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n');
   return { dir, manifest: { ...manifestBase, tune }, result, records: all, summary, recommendation, ...(snippet ? { snippet } : {}) };

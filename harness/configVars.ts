@@ -6,8 +6,13 @@
 // inside longer text is plain text. `$${` writes a literal `${`. A variable that is unset and has
 // no default is an error naming the file, line, field and variable. `:-` also applies the default
 // when the variable is set but empty, as in the POSIX shell.
+import { createHash } from 'node:crypto';
 import { parse as parseYaml } from 'yaml';
 import { ConfigError, formatFieldPath } from './errors.ts';
+import { registerSecret } from './secrets.ts';
+
+/** Variables whose values must never be written down (the manifest gets a digest instead). */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL/i;
 
 const PLACEHOLDER = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 const MALFORMED = /\$\{(?![A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\})/;
@@ -15,7 +20,11 @@ const MALFORMED = /\$\{(?![A-Za-z_][A-Za-z0-9_]*(?::-[^}]*)?\})/;
 export interface Substitution {
   /** The value after substitution. */
   data: unknown;
-  /** Variables read, with the value used (the default when unset): part of the config hash. */
+  /**
+   * Variables read, with the value used (the default when unset): part of the config hash. A
+   * secret-looking name (…KEY, …TOKEN, …SECRET, …PASSWORD) gets `sha256:<digest>` instead, and
+   * its value is registered for redaction wherever else it might be written.
+   */
   used: Record<string, string>;
 }
 
@@ -44,7 +53,10 @@ export function substituteEnv(data: unknown, env: Record<string, string | undefi
         errors.push(`  ${where(path)} ${field}: environment variable ${name} is not set (set it, or write \${${name}:-default})`);
         v = '';
       }
-      used[name!] = v;
+      if (SECRET_NAME.test(name!) && v) {
+        registerSecret(v);
+        used[name!] = `sha256:${createHash('sha256').update(v).digest('hex').slice(0, 16)}`;
+      } else used[name!] = v;
       if (offset === 0 && match.length === s.length) {
         wholeMatch = true;
         whole = v;

@@ -17,13 +17,20 @@ export function renderTune(t: TuneSummary, opts: { priced: boolean; format: 'tab
   if (opts.offline) out.push(`${md ? '> ' : ''}Offline reasoner (lexical heuristics, not an LLM): the ranking measures retrieval plumbing, not LLM quality.`, '');
   for (const r of t.rungs) {
     const kept = r.variants.filter((v) => v.kept).length;
-    out.push(`${bullet}rung ${r.rung}: ${r.variants.length} variants on ${r.questions} questions (${r.newQuestions} new), ${r.spent.calls} model calls; kept ${kept}`);
+    const last = r.rung === t.rungs.length;
+    out.push(`${bullet}rung ${r.rung}: ${r.variants.length} variants on ${r.questions} questions (${r.newQuestions} new), ${r.spent.calls} model calls; ${last ? `final, ${kept} compared below` : `kept ${kept}`}`);
   }
   out.push('', `${md ? '**Survivors**' : 'Survivors'} (ran every question): ${t.survivors.map(esc).join(', ') || 'none'}`, '');
   if (t.dropped.length) {
     out.push(md ? '### Dropped' : 'Dropped', '');
     for (const d of t.dropped) out.push(`${bullet}${md ? `\`${d.id.replace(/`/g, "'")}\`` : esc(d.id)}: ${esc(d.reason)}`);
     out.push('');
+  }
+  if (t.firstRung) {
+    const f = t.firstRung.frontier;
+    const list = (ids: string[] | null) => (ids === null ? 'n/a (unpriced)' : ids.map(esc).join(', '));
+    out.push(md ? `### Frontier of every variant on rung 1 (${t.firstRung.questions} questions)` : `Frontier of every variant on rung 1 (${t.firstRung.questions} questions)`, '');
+    out.push(`${bullet}vs $/question: ${list(f.dollars)}`, `${bullet}vs p95 latency: ${list(f.latency)}`, `${bullet}vs calls/question: ${list(f.calls)}`, '');
   }
   const est = t.fullGrid.estimated ? ' (estimated from each variant\'s measured per-question means)' : '';
   out.push(md ? '### Spent vs the full grid' : 'Spent vs the full grid', '');

@@ -186,7 +186,8 @@ export async function successiveHalving(variants: readonly string[], questions: 
       ranked.slice(keep).forEach((s, i) => {
         reasons.set(
           s.id,
-          `rung ${k + 1} (${size} questions): ${opts.objective} ${fmtObjective(opts.objective, s.objective)} ranked ${keep + i + 1} of ${ranked.length}; kept the top ${keep} (cutoff ${cutoff ? fmtObjective(opts.objective, cutoff.objective) : '–'})`,
+          `rung ${k + 1} (${size} questions): ${opts.objective} ${fmtObjective(opts.objective, s.objective)} ranked ${keep + i + 1} of ${ranked.length}; kept the top ${keep} (cutoff ${cutoff ? fmtObjective(opts.objective, cutoff.objective) : '–'})` +
+            (cutoff && s.objective === cutoff.objective ? `; tied with the cutoff, dropped as the costlier (${opts.priced ? '$' : 'calls'}/question)` : ''),
         );
       });
     }

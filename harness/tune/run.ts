@@ -63,6 +63,8 @@ export interface TuneSummary {
   fraction: { calls: number; tokens: number; dollars: number | null };
   recommendation: Recommendation | null;
   snippet: string | null;
+  /** Every variant on the first rung's sample (the same questions): the frontiers there. */
+  firstRung: { questions: number; frontier: Recommendation['frontier'] } | null;
 }
 
 function writeAtomic(path: string, text: string): void {
@@ -125,6 +127,11 @@ export async function runTune(opts: TuneRunOptions): Promise<TuneOutcome> {
       })
     : null;
 
+  // All variants ran the first rung's questions: their frontiers there are paired and comparable.
+  const firstIds = new Set(result.order.slice(0, result.plan[0] ?? 0));
+  const firstRecords = new Map([...result.records].map(([id, rs]) => [id, rs.filter((r) => firstIds.has(r.questionId))] as const).filter(([, rs]) => rs.length));
+  const firstRung = firstRecords.size > 1 ? { questions: firstIds.size, frontier: recommend(firstRecords, { objective: opts.tune.objective, priced: pricedModel, seed: config.run.seed }).frontier } : null;
+
   const base = firstManifest as RunManifest | null;
   if (!base) throw new Error('tune: no rung ran (empty dataset?)');
   const frac = (a: number, b: number) => (b > 0 ? a / b : 0);
@@ -157,6 +164,7 @@ export async function runTune(opts: TuneRunOptions): Promise<TuneOutcome> {
     },
     recommendation,
     snippet: snippet ?? null,
+    firstRung,
   };
   store.writeManifest(manifestBase);
   const summary = opts.intervals === false ? summarize(all) : withIntervals(summarize(all), all, { seed: config.run.seed });

@@ -155,6 +155,13 @@ run:
     expect(err.message).toContain(`${path}:9 strategies[0].params.topK`);
   });
 
+  it('never records a secret-looking variable\'s value, only a digest', () => {
+    const { data, used } = substituteEnv({ a: '${MY_API_TOKEN}' }, { MY_API_TOKEN: 'sk-very-secret-value-123' });
+    expect(data).toEqual({ a: 'sk-very-secret-value-123' });
+    expect(used.MY_API_TOKEN).toMatch(/^sha256:[0-9a-f]{16}$/);
+    expect(JSON.stringify(used)).not.toContain('very-secret');
+  });
+
   it('$${ is a literal; malformed placeholders are errors; empty counts as unset for :-', () => {
     expect(substituteEnv({ a: 'cost $${HOME}' }, {}).data).toEqual({ a: 'cost ${HOME}' });
     expect(substituteEnv({ a: '${X:-d}' }, { X: '' }).data).toEqual({ a: 'd' });

@@ -187,7 +187,11 @@ export async function successiveHalving(variants: readonly string[], questions: 
         reasons.set(
           s.id,
           `rung ${k + 1} (${size} questions): ${opts.objective} ${fmtObjective(opts.objective, s.objective)} ranked ${keep + i + 1} of ${ranked.length}; kept the top ${keep} (cutoff ${cutoff ? fmtObjective(opts.objective, cutoff.objective) : '–'})` +
-            (cutoff && s.objective === cutoff.objective ? `; tied with the cutoff, dropped as the costlier (${opts.priced ? '$' : 'calls'}/question)` : ''),
+            (cutoff && s.objective === cutoff.objective
+              ? cost(s) > cost(cutoff)
+                ? `; tied with the cutoff, dropped as the costlier (${opts.priced ? '$' : 'calls'}/question)`
+                : '; tied with the cutoff at equal cost, dropped as later in the config'
+              : ''),
         );
       });
     }

@@ -17,7 +17,7 @@ import { listStrategies } from '../strategies/registry.ts';
 import { commandModules } from './commands.ts';
 import { checkMargin, setFlags, splitList } from './commands/shared.ts';
 import { OBJECTIVES, type Objective } from './tune/recommend.ts';
-import { recommendationSection } from './tune/section.ts';
+import { recommendationSection } from './commands/recommendation.ts';
 
 
 const FORMATS = ['table', 'md', 'csv', 'json'] as const;

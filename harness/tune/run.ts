@@ -18,7 +18,7 @@ import { withIntervals } from '../metrics/intervals.ts';
 import type { ChatProvider, RunRecord } from '../types.ts';
 import { successiveHalving, type TuneOptions, type TuneResult } from './halving.ts';
 import { recommend, type Recommendation } from './recommend.ts';
-import { snippetFor } from './section.ts';
+import { snippetFor } from './runRecommendation.ts';
 import { findPrice, loadPriceTable } from '../prices.ts';
 import { createProvider } from '../providers/registry.ts';
 

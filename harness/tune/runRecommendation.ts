@@ -1,6 +1,5 @@
-// The frontier-and-recommendation section for a run folder with several variants, as printed by
-// `treebench report` and `treebench tune`.
-import { renderRecommendation } from '../../reports/recommendation.ts';
+// The recommendation for a run folder with several variants (records grouped by strategy id,
+// in the manifest's order), and the YAML snippet for one of its variants.
 import type { RunManifest } from '../runStore.ts';
 import { latestRecords } from '../runStore.ts';
 import type { RunRecord } from '../types.ts';
@@ -14,6 +13,7 @@ export function groupByStrategy(records: readonly RunRecord[], order: readonly s
   return groups;
 }
 
+/** Null when the run has fewer than two variants with records. */
 export function recommendRun(manifest: RunManifest, records: readonly RunRecord[], opts: { objective?: Objective; margin?: number; alpha?: number }): Recommendation | null {
   const groups = groupByStrategy(records, manifest.strategies.map((s) => s.id));
   if (groups.size < 2) return null;
@@ -24,15 +24,4 @@ export function snippetFor(manifest: RunManifest, id: string): string | undefine
   const spec = manifest.strategies.find((s) => s.id === id);
   const runBudget = ((manifest.config as { budget?: Record<string, number> } | null)?.budget ?? {}) as Record<string, number>;
   return spec ? variantSnippet(spec, runBudget) : undefined;
-}
-
-/** The printed section, or null when the run has fewer than two variants with records. */
-export function recommendationSection(
-  manifest: RunManifest,
-  records: readonly RunRecord[],
-  opts: { format: 'table' | 'md'; objective?: Objective; margin?: number; alpha?: number },
-): string | null {
-  const rec = recommendRun(manifest, records, opts);
-  if (!rec) return null;
-  return renderRecommendation(rec, { priced: manifest.model.priced, format: opts.format, ...(snippetFor(manifest, rec.recommended) ? { snippet: snippetFor(manifest, rec.recommended)! } : {}) });
 }

@@ -15,7 +15,7 @@ import { summarize } from './metrics/summary.ts';
 import { withIntervals } from './metrics/intervals.ts';
 import { listStrategies } from '../strategies/registry.ts';
 import { commandModules } from './commands.ts';
-import { checkMargin, setFlags, splitList } from './commands/shared.ts';
+import { checkMargin, setFlags, shardFrom, splitList } from './commands/shared.ts';
 import { OBJECTIVES, type Objective } from './tune/recommend.ts';
 import { recommendationSection } from './commands/recommendation.ts';
 
@@ -39,27 +39,6 @@ function progressPrinter(quiet: boolean): (p: Progress) => void {
         : `running: ${p.done}/${p.total} records, ${p.errors} errors, ${rate.toFixed(1)}/s${final ? '' : `, ~${eta}s left`}`;
     process.stderr.write(tty ? `\r\x1b[K${line}${final ? '\n' : ''}` : `${line}\n`);
   };
-}
-
-function parseShard(value: string | undefined): { index: number; count: number } | undefined {
-  if (value === undefined) return undefined;
-  const m = /^(\d+)\/(\d+)$/.exec(value);
-  const index = m ? Number(m[1]) : NaN;
-  const count = m ? Number(m[2]) : NaN;
-  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard must look like i/n with 1 <= i <= n (got "${value}")`);
-  return { index, count };
-}
-
-/** `--shard`, else the TREEBENCH_SHARD environment variable (CI matrices, Kubernetes indexed jobs). */
-export function shardFrom(flag: string | undefined, env: Record<string, string | undefined> = process.env): { index: number; count: number } | undefined {
-  if (flag !== undefined) return parseShard(flag);
-  const value = env.TREEBENCH_SHARD;
-  if (value === undefined || value === '') return undefined;
-  try {
-    return parseShard(value);
-  } catch {
-    throw new UsageError(`TREEBENCH_SHARD must look like i/n with 1 <= i <= n (got "${value}")`);
-  }
 }
 
 async function cmdRun(args: {

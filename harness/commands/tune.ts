@@ -9,9 +9,10 @@ import { reportMeta } from '../../reports/meta.ts';
 import { renderTune } from '../../reports/tune.ts';
 import { RunStore } from '../runStore.ts';
 import { OBJECTIVES, type Objective } from '../tune/recommend.ts';
-import { runTune } from '../tune/run.ts';
+import { loadStages, runTune } from '../tune/run.ts';
 import type { Runner } from '../commands.ts';
-import { checkAlpha, checkMargin, setFlags } from './shared.ts';
+import { checkAlpha, checkMargin, setFlags, shardFrom, splitList } from './shared.ts';
+import { configHashOf } from '../overrides.ts';
 
 interface TuneArgs {
   config: string;
@@ -29,6 +30,8 @@ interface TuneArgs {
   cache?: boolean;
   format: 'table' | 'md';
   quiet?: boolean;
+  reuse?: string[];
+  shard?: string;
 }
 
 function positiveInt(value: number, flag: string, min: number): number {
@@ -49,7 +52,11 @@ export async function cmdTune(args: TuneArgs): Promise<number> {
   if (loaded.strategies.length < 2) throw new UsageError(`${args.config}: tune needs at least two variants (a grid: or several strategy entries); it has ${loaded.strategies.length}`);
   const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
   for (const w of data.warnings) process.stderr.write(`warning: ${w}\n`);
+  const reuse = loadStages(splitList(args.reuse), configHashOf(loaded));
+  const shard = shardFrom(args.shard);
   const outcome = await runTune({
+    ...(reuse.length ? { reuse } : {}),
+    ...(shard ? { shard } : {}),
     loaded,
     data,
     tune: { objective: args.objective, eta, minQuestions, margin, alpha, ...(args.maxCostPerQuestion !== undefined ? { maxCostPerQuestion: args.maxCostPerQuestion } : {}) },
@@ -64,6 +71,12 @@ export async function cmdTune(args: TuneArgs): Promise<number> {
           if (p.phase === 'run' && p.done === p.total) process.stderr.write(`rung ${p.rung}: ${p.done} records, ${p.errors} errors\n`);
         },
   });
+  if (outcome.stage) {
+    const { rung, shard: sh, records } = outcome.stage;
+    process.stdout.write(`stage done: rung ${rung}, shard ${sh.index}/${sh.count}: ${records} new records in ${outcome.dir}\n`);
+    process.stdout.write('When every shard of this stage is done, run the next stage (or, with nothing left to run, the final tune) with --reuse <all their folders>.\n');
+    return 0;
+  }
   if (outcome.manifest.tune.maxCostPerQuestion !== null && !outcome.manifest.model.priced) {
     process.stderr.write('warning: --max-cost-per-question with an unpriced model: every cost is $0 (set model.priceAs)\n');
   }
@@ -100,6 +113,8 @@ export function tuneCommand(run: Runner): CommandModule {
         .option('out', { type: 'string', describe: 'Folder for the tune folder (default: config run.outDir)' })
         .option('run-id', { type: 'string', describe: 'Name of the tune folder' })
         .option('cache', { type: 'boolean', describe: 'Share responses through the cache (default on; --no-cache to pay every call)' })
+        .option('reuse', { type: 'array', string: true, describe: 'Tune folders of earlier stages (same config): their records stand in for running their cells' })
+        .option('shard', { type: 'string', describe: 'i/n: run slice i of the first incomplete rung, then stop (default: $TREEBENCH_SHARD)' })
         .option('format', { choices: ['table', 'md'] as const, default: 'table' as const, describe: 'What to print' })
         .option('quiet', { type: 'boolean', describe: 'No progress on stderr' })
         .example('$0 tune configs/tune.yaml', 'offline, over the bundled sample')

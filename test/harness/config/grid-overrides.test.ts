@@ -7,8 +7,7 @@ import { ConfigError, loadConfig } from '../../../harness/config.ts';
 import { UsageError } from '../../../harness/errors.ts';
 import { configHashOf } from '../../../harness/overrides.ts';
 import { substituteEnv } from '../../../harness/configVars.ts';
-import { splitList } from '../../../harness/commands/shared.ts';
-import { shardFrom } from '../../../harness/cli.ts';
+import { shardFrom, splitList } from '../../../harness/commands/shared.ts';
 import { parameterTable } from '../../../reports/parameters.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'treebench-grid-'));

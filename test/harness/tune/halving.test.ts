@@ -100,3 +100,51 @@ describe('tune on a synthetic problem with a known best (accuracy rises with bea
     expect(t.result.survivors.some((id) => id.endsWith('maxCalls=8]'))).toBe(false);
   });
 });
+
+describe('distributed tune: stages of shards, then a replay', () => {
+  it('two shards per stage reach the same survivors, records, spend and recommendation as one machine', { timeout: 300_000 }, async () => {
+    const seed = 9;
+    const data = syntheticData(60);
+    const loaded = syntheticConfig(seed, { outDir: dir, cacheDir: join(dir, 'cache-dist') });
+    const tune = { objective: 'accuracy' as const, eta: 3, minQuestions: 6 };
+    const single = await runTune({ loaded, data, provider: syntheticProvider(seed), outDir: dir, runId: 'single', cache: false, tune, intervals: false });
+
+    const { loadStages } = await import('../../../harness/tune/run.ts');
+    const { configHashOf } = await import('../../../harness/overrides.ts');
+    const folders: string[] = [];
+    let stages = 0;
+    for (;;) {
+      stages++;
+      const outcomes = [];
+      for (const index of [1, 2]) {
+        outcomes.push(
+          await runTune({ loaded, data, provider: syntheticProvider(seed), outDir: dir, runId: `stage${stages}-${index}`, cache: false, tune, intervals: false, reuse: loadStages(folders, configHashOf(loaded)), shard: { index, count: 2 } }),
+        );
+      }
+      folders.push(...outcomes.map((o) => o.dir));
+      if (outcomes.every((o) => !o.stage)) break;
+      expect(outcomes.every((o) => o.stage?.rung === stages)).toBe(true);
+      expect(stages).toBeLessThan(10);
+    }
+    expect(stages).toBe(single.result.plan.length + 1); // one stage per rung, then nothing left to run
+
+    let calls = 0;
+    const counting = syntheticProvider(seed);
+    const provider = { ...counting, chat: (m: Parameters<typeof counting.chat>[0], o: Parameters<typeof counting.chat>[1]) => ((calls += 1), counting.chat(m, o)) };
+    const final = await runTune({ loaded, data, provider, outDir: dir, runId: 'final', cache: false, tune, intervals: false, reuse: loadStages(folders, configHashOf(loaded)) });
+    expect(calls).toBe(0);
+    expect(final.result.survivors).toEqual(single.result.survivors);
+    expect(final.result.dropped).toEqual(single.result.dropped);
+    expect(final.result.spent).toEqual(single.result.spent);
+    expect(final.recommendation!.recommended).toBe(single.recommendation!.recommended);
+    expect(final.records.length).toBe(single.records.length);
+  });
+
+  it('refuses stages of another config', () => {
+    const a = syntheticConfig(1, { outDir: dir, cacheDir: join(dir, 'c') });
+    return import('../../../harness/tune/run.ts').then(({ loadStages }) => {
+      expect(() => loadStages([join(dir, 'single')], 'f'.repeat(64))).toThrow(/--reuse .*single: made with a different config/);
+      expect(a.strategies.length).toBe(12);
+    });
+  });
+});

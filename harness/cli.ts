@@ -15,7 +15,9 @@ import { summarize } from './metrics/summary.ts';
 import { withIntervals } from './metrics/intervals.ts';
 import { listStrategies } from '../strategies/registry.ts';
 import { commandModules } from './commands.ts';
-import { splitList } from './commands/shared.ts';
+import { checkMargin, setFlags, shardFrom, splitList } from './commands/shared.ts';
+import { OBJECTIVES, type Objective } from './tune/recommend.ts';
+import { recommendationSection } from './commands/recommendation.ts';
 
 
 const FORMATS = ['table', 'md', 'csv', 'json'] as const;
@@ -39,15 +41,6 @@ function progressPrinter(quiet: boolean): (p: Progress) => void {
   };
 }
 
-function parseShard(value: string | undefined): { index: number; count: number } | undefined {
-  if (value === undefined) return undefined;
-  const m = /^(\d+)\/(\d+)$/.exec(value);
-  const index = m ? Number(m[1]) : NaN;
-  const count = m ? Number(m[2]) : NaN;
-  if (!m || count < 1 || index < 1 || index > count) throw new UsageError(`--shard must look like i/n with 1 <= i <= n (got "${value}")`);
-  return { index, count };
-}
-
 async function cmdRun(args: {
   config: string;
   strategies?: string[];
@@ -62,12 +55,13 @@ async function cmdRun(args: {
   format: ReportFormat;
   quiet?: boolean;
   cache?: boolean;
+  set?: string | string[];
 }): Promise<number> {
-  const loaded = loadConfig(args.config);
+  const loaded = loadConfig(args.config, { set: setFlags(args.set) });
   // The corpus need only serve the questions that will run (corpus.only: referenced, financebench).
   const resumeIds = args.resume ? new Set(RunStore.open(args.resume).readManifest().questionIds) : null;
   const limit = args.limit ?? loaded.config.run.limit;
-  const shard = parseShard(args.shard);
+  const shard = shardFrom(args.shard);
   const wasQuiet = process.env.TREEBENCH_QUIET;
   if (args.quiet) process.env.TREEBENCH_QUIET = '1'; // the load's progress lines (harness/progress.ts) too
   let data: Awaited<ReturnType<typeof loadBenchmarkData>>;
@@ -92,7 +86,7 @@ async function cmdRun(args: {
     ...(args.runId ? { runId: args.runId } : {}),
     ...(args.resume ? { resumeDir: args.resume } : {}),
     ...(args.retryErrors ? { retryErrors: true } : {}),
-    ...(args.shard ? { shard: parseShard(args.shard)! } : {}),
+    ...(shard ? { shard } : {}),
     ...(args.cache !== undefined ? { cache: args.cache } : {}),
     onProgress: progressPrinter(Boolean(args.quiet)),
   });
@@ -107,12 +101,17 @@ async function cmdRun(args: {
   return 0;
 }
 
-async function cmdReport(args: { runDir: string; format: ReportFormat }): Promise<number> {
+async function cmdReport(args: { runDir: string; format: ReportFormat; objective?: Objective; margin?: number }): Promise<number> {
   const store = RunStore.open(args.runDir);
   const manifest = store.readManifest();
   const records = store.readRecords();
   const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
   process.stdout.write(render(args.format, { summary, meta: reportMeta(manifest) }) + '\n');
+  // Several variants: the frontier and the recommendation (human-readable formats only).
+  if (args.format === 'table' || args.format === 'md') {
+    const section = recommendationSection(manifest, records, { format: args.format as 'table' | 'md', ...(args.objective ? { objective: args.objective } : {}), margin: checkMargin(args.margin ?? 0) });
+    if (section) process.stdout.write('\n' + section + '\n');
+  }
   return 0;
 }
 
@@ -153,10 +152,11 @@ export function buildCli(argv: string[], setExit: (code: number) => void): Argv 
           .option('run-id', { type: 'string', describe: 'Name of the run folder (default: <config name>-<UTC timestamp>)' })
           .option('resume', { type: 'string', describe: 'Resume an interrupted run folder: skips finished records' })
           .option('retry-errors', { type: 'boolean', describe: 'With --resume: run again the records that ended in an error' })
-          .option('shard', { type: 'string', describe: 'Run the i-th of n deterministic slices of the questions, e.g. 2/4' })
+          .option('shard', { type: 'string', describe: 'Run the i-th of n deterministic slices of the questions, e.g. 2/4 (default: $TREEBENCH_SHARD)' })
           .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'What to print when done' })
           .option('cache', { type: 'boolean', describe: 'Cache chat responses on disk (--no-cache to bypass; default: config cache.enabled)' })
           .option('quiet', { type: 'boolean', describe: 'No progress on stderr' })
+          .option('set', { type: 'string', requiresArg: true, describe: 'Override a config field, e.g. --set budget.calls=12 (repeatable; validated like the file)' })
           .example('$0 run configs/quickstart.yaml', 'offline quickstart over the bundled sample')
           .example('$0 run configs/emanual-s10.yaml --strategies vector,node-list --limit 10', 'a quick slice'),
       (a) => run(() => cmdRun(a as unknown as Parameters<typeof cmdRun>[0]))(),
@@ -167,7 +167,9 @@ export function buildCli(argv: string[], setExit: (code: number) => void): Argv 
       (y) =>
         y
           .positional('runDir', { type: 'string', demandOption: true, describe: 'A run folder, e.g. runs/quickstart-20261129-101500Z' })
-          .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'table (console), md, csv or json' }),
+          .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'table (console), md, csv or json' })
+          .option('objective', { choices: OBJECTIVES, describe: 'For the frontier and recommendation (default: accuracy)' })
+          .option('margin', { type: 'number', describe: 'Shortfall from the best still counted as "not worse" (objective units, default 0)' }),
       (a) => run(() => cmdReport(a as unknown as Parameters<typeof cmdReport>[0]))(),
     )
     .command('datasets', 'Dataset tools', (y) =>

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { BUDGET_NAMES } from './budget.ts';
 import { ConfigError, formatFieldPath } from './errors.ts';
 import { readYamlFile } from './yamlFile.ts';
+import { expandGrid, gridAxes } from './grid.ts';
+import { substituteEnv } from './configVars.ts';
+import { applyOverrides, overrideLocator, parseOverride } from './overrides.ts';
 import { modelConfigSchema } from './providers/registry.ts';
 import { judgeConfigSchema } from './judge/config.ts';
 import { corpusConfigSchema, datasetConfigSchema } from '../datasets/config.ts';
@@ -28,6 +31,8 @@ const strategyEntrySchema = z.union([
       params: z.record(z.string(), z.unknown()).default({}),
       /** Per-strategy budget, merged over the run's budget. */
       budget: budgetSchema.optional(),
+      /** Expand to one variant per combination of these values (see harness/grid.ts). */
+      grid: z.record(z.string(), z.array(z.unknown())).optional(),
     })
     .strict(),
 ]);
@@ -89,6 +94,8 @@ export interface StrategySpec {
   strategy: string;
   params: Record<string, unknown>;
   budget: Budget;
+  /** For a grid variant: its combination, grid key → value (harness/grid.ts). */
+  grid?: Record<string, unknown>;
 }
 
 export interface LoadedConfig {
@@ -97,6 +104,17 @@ export interface LoadedConfig {
   raw: string;
   config: RunConfig;
   strategies: StrategySpec[];
+  /** `--set` expressions applied, in order (part of the config hash; see overrides.ts). */
+  overrides?: string[];
+  /** Environment variables substituted into the config, with the values used. */
+  env?: Record<string, string>;
+}
+
+export interface LoadOptions {
+  /** `--set path=value` expressions. */
+  set?: readonly string[];
+  /** Where `${VAR}` reads from (default: process.env). */
+  env?: Record<string, string | undefined>;
 }
 
 const formatPath = formatFieldPath;
@@ -123,30 +141,74 @@ export function validateConfig(input: unknown, where: (path: PropertyKey[]) => s
       errors.push(`  ${where(path)} ${formatPath(path)}: unknown strategy "${e.strategy}" (known: ${listStrategies().map((s) => s.name).join(', ')})`);
       return;
     }
-    if (seen.has(id)) {
-      errors.push(`  ${where(['strategies', i])} strategies[${i}]: duplicate strategy id "${id}" (give each entry its own \`id\`)`);
-      return;
+    const entryBudget = typeof entry === 'string' ? {} : entry.budget ?? {};
+    const grid = typeof entry === 'string' ? undefined : entry.grid;
+    const { axes, problems } = gridAxes(grid ?? {});
+    for (const [key, message] of problems) {
+      const path = ['strategies', i, 'grid', key];
+      errors.push(`  ${where(path)} strategies[${i}].grid.${key}: ${message}`);
     }
-    seen.add(id);
-    const params = strategy.params.safeParse(e.params);
-    if (!params.success) {
-      for (const issue of params.error.issues) {
-        const path = ['strategies', i, 'params', ...issue.path];
-        errors.push(`  ${where(path)} ${formatPath(path)}: ${issue.message}`);
+    if (problems.length) return;
+    const variants = grid ? expandGrid(id, e.params, axes) : [{ id, params: e.params, budget: {}, coords: undefined }];
+    for (const v of variants) {
+      if (seen.has(v.id)) {
+        errors.push(`  ${where(['strategies', i])} strategies[${i}]: duplicate strategy id "${v.id}" (give each entry its own \`id\`)`);
+        continue;
       }
-      return;
+      seen.add(v.id);
+      // A grid variant that does not validate names its combination and points at the grid key.
+      const label = v.coords ? `${v.id}: ` : '';
+      const at = (kind: 'params' | 'budget', key: PropertyKey | undefined, rest: PropertyKey[]): PropertyKey[] => {
+        const axis = axes.find((a) => a.target.kind === (kind === 'params' ? 'param' : 'budget') && a.target.name === key);
+        return axis ? ['strategies', i, 'grid', axis.key] : ['strategies', i, kind, ...rest];
+      };
+      const params = strategy.params.safeParse(v.params);
+      if (!params.success) {
+        for (const issue of params.error.issues) {
+          const path = at('params', issue.path[0], issue.path);
+          errors.push(`  ${where(path)} ${label}${formatPath(['strategies', i, 'params', ...issue.path])}: ${issue.message}`);
+        }
+        continue;
+      }
+      const budget = budgetSchema.safeParse({ ...entryBudget, ...v.budget });
+      if (!budget.success) {
+        for (const issue of budget.error.issues) {
+          const path = at('budget', issue.path[0], issue.path);
+          errors.push(`  ${where(path)} ${label}${formatPath(['strategies', i, 'budget', ...issue.path])}: ${issue.message}`);
+        }
+        continue;
+      }
+      strategies.push({
+        id: v.id,
+        strategy: e.strategy,
+        params: params.data as Record<string, unknown>,
+        budget: { ...config.budget, ...budget.data },
+        ...(v.coords ? { grid: v.coords } : {}),
+      });
     }
-    const budget = { ...config.budget, ...(typeof entry === 'string' ? {} : entry.budget ?? {}) };
-    strategies.push({ id, strategy: e.strategy, params: params.data as Record<string, unknown>, budget });
   });
   if (errors.length) throw new ConfigError(`invalid config:\n${errors.join('\n')}`);
   return { config, strategies };
 }
 
-/** Reads, parses and validates a YAML config file. */
-export function loadConfig(path: string): LoadedConfig {
+/**
+ * Reads, parses and validates a YAML config file: `${VAR}` placeholders first, then `--set`
+ * overrides, then the schema (errors in an overridden field name the flag).
+ */
+export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
   const abs = resolve(path);
   const file = readYamlFile(path, 'config');
-  const { config, strategies } = validateConfig(file.data, file.where);
-  return { path: abs, baseDir: dirname(abs), raw: file.raw, config, strategies };
+  const { data, used } = substituteEnv(file.data, opts.env ?? process.env, file.where);
+  const overrides = (opts.set ?? []).map((expr) => parseOverride(expr, data));
+  const where = overrideLocator(file.where, overrides);
+  const { config, strategies } = validateConfig(applyOverrides(data, overrides), where);
+  return {
+    path: abs,
+    baseDir: dirname(abs),
+    raw: file.raw,
+    config,
+    strategies,
+    ...(overrides.length ? { overrides: overrides.map((o) => o.expr) } : {}),
+    ...(Object.keys(used).length ? { env: used } : {}),
+  };
 }

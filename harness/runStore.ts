@@ -35,7 +35,9 @@ export interface RunManifest {
   code: { version: string; commit: string | null; dirty: boolean | null; node: string };
   model: { provider: string; id: string; offline: boolean; priceAs: string | null; priced: boolean; label: string };
   embedder: string;
-  strategies: Array<{ id: string; strategy: string; params: Record<string, unknown>; budget: Record<string, number> }>;
+  strategies: Array<{ id: string; strategy: string; params: Record<string, unknown>; budget: Record<string, number>; grid?: Record<string, unknown> }>;
+  /** `--set` flags and `${VAR}` values the config was loaded with (both covered by configHash). */
+  overrides?: { set: string[]; env: Record<string, string> };
   questionIds: string[];
   repeats: number;
   seed: number;

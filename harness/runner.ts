@@ -23,6 +23,7 @@ import { redactSecrets } from './secrets.ts';
 import { toQuestionInput, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from './types.ts';
 import { ValueIndex } from './valueIndex.ts';
 import { ResponseCache } from './cache.ts';
+import { configHashOf } from './overrides.ts';
 import { warmTokenizer } from './tokenizer.ts';
 import { getStrategy } from '../strategies/registry.ts';
 import type { BenchmarkData } from '../datasets/registry.ts';
@@ -64,6 +65,8 @@ export interface RunOptions {
   provider?: ChatProvider;
   /** Use this provider for the LLM judge instead of `scoring.judge`'s. */
   judgeProvider?: ChatProvider;
+  /** Bootstrap intervals in summary.json (default true; `tune` skips them for its rung runs). */
+  intervals?: boolean;
   onProgress?: (p: Progress) => void;
 }
 
@@ -152,7 +155,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     store = RunStore.open(opts.resumeDir);
     manifest = store.readManifest();
     // Resuming under another config would mix records of two different runs in one folder.
-    if (manifest.configHash !== sha256(loaded.raw)) {
+    if (manifest.configHash !== configHashOf(loaded)) {
       throw new UsageError(`${opts.resumeDir} was started with a different config (${manifest.configPath}); resume it with that config unchanged`);
     }
     // The run's own selection wins over today's flags: same questions, strategies and repeats.
@@ -178,7 +181,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       name: config.name,
       configPath: relative(process.cwd(), loaded.path),
       config,
-      configHash: sha256(loaded.raw),
+      configHash: configHashOf(loaded),
       dataset: { name: data.name, questions: questions.length, questionsHash, files },
       corpus: {
         name: data.corpus.name,
@@ -209,7 +212,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
         label: provider.offline ? `${provider.id} (offline reasoner: lexical heuristics, not an LLM)` : provider.id,
       },
       embedder: embedder.id,
-      strategies: specs.map((s) => ({ id: s.id, strategy: s.strategy, params: s.params, budget: s.budget as Record<string, number> })),
+      strategies: specs.map((s) => ({ id: s.id, strategy: s.strategy, params: s.params, budget: s.budget as Record<string, number>, ...(s.grid ? { grid: s.grid } : {}) })),
+      ...(loaded.overrides || loaded.env ? { overrides: { set: loaded.overrides ?? [], env: loaded.env ?? {} } } : {}),
       questionIds: questions.map((q) => q.id),
       repeats,
       seed: config.run.seed,
@@ -280,7 +284,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const order = new Map(specs.map((s, i) => [s.id, i]));
   const qOrder = new Map(questions.map((q, i) => [q.id, i]));
   records.sort((a, b) => (order.get(a.strategy) ?? 0) - (order.get(b.strategy) ?? 0) || a.repeat - b.repeat || (qOrder.get(a.questionId) ?? 0) - (qOrder.get(b.questionId) ?? 0));
-  const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
+  const summary = opts.intervals === false ? summarize(records) : withIntervals(summarize(records), records, { seed: manifest.seed });
   manifest.finishedAt = new Date().toISOString();
   store.writeManifest(manifest);
   store.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');

@@ -28,7 +28,11 @@ export function renderCsv({ summary, meta }: ReportInput): string {
   ];
   const rows = strategies.map((s) => {
     const cols: Array<[string, FlatValue | boolean]> = [...metaCols];
-    for (const [k, v] of flattenStrategySummary(s)) cols.push([k, COST_COLUMNS.has(k) && !meta.priced ? null : v]);
+    for (const [k, v] of flattenStrategySummary(s)) {
+      cols.push([k, COST_COLUMNS.has(k) && !meta.priced ? null : v]);
+      // Parameter columns (sweeps, grids) right after the strategy id.
+      if (k === 'strategy') for (const c of meta.parameters?.columns ?? []) cols.push([c, meta.parameters!.values[s.strategy]?.[c] ?? null]);
+    }
     for (const p of ciPaths) {
       const ci = s.intervals?.[p];
       cols.push([`${p}.ciLo`, ci ? ci.lo : null], [`${p}.ciHi`, ci ? ci.hi : null]);

@@ -7,9 +7,9 @@ import { orderedStrategies } from './format.ts';
 export const JSON_REPORT_VERSION = 1;
 
 export function renderJson({ summary, meta }: ReportInput): string {
-  const strategies = orderedStrategies(summary, meta).map((s) =>
-    meta.priced ? s : { ...s, costPerQuestion: null, totalCost: null },
-  );
+  const strategies = orderedStrategies(summary, meta)
+    .map((s) => (meta.priced ? s : { ...s, costPerQuestion: null, totalCost: null }))
+    .map((s) => (meta.parameters ? { ...s, parameters: meta.parameters.values[s.strategy] ?? {} } : s));
   const out: { format: string; version: number; meta: typeof meta; summary: Omit<RunSummary, 'strategies'> & { strategies: unknown[] } } = {
     format: 'treebench-report',
     version: JSON_REPORT_VERSION,

@@ -133,6 +133,15 @@ function efficiencyTable(strategies: StrategySummary[], priced: boolean): string
   return table(head, rows);
 }
 
+function parametersTable(strategies: StrategySummary[], meta: ReportInput['meta']): string {
+  const { columns, values } = meta.parameters!;
+  const rows = strategies.map((s) => [escapeMarkdown(s.strategy), ...columns.map((c) => {
+    const v = values[s.strategy]?.[c];
+    return v === undefined || v === null ? NA : escapeMarkdown(String(v));
+  })]);
+  return table(['strategy', ...columns.map(escapeMarkdown)], rows);
+}
+
 function tagsTable(tags: TagSummary[]): string {
   const strategies = tags[0].cells.map((c) => c.strategy);
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -165,6 +174,7 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
   if (meta.offline) {
     parts.push(`> **${OFFLINE_LABEL}.** These numbers measure the harness and the retrieval strategies, not LLM answer quality.`, '');
   }
+  if (meta.parameters?.columns.length) parts.push('## Parameters', '', parametersTable(strategies, meta), '');
   parts.push('## Answers', '', answersTable(strategies), '');
   parts.push(
     'Accuracy counts records with an error as incorrect. Numeric match and yes/no cover only the questions they apply to (n).',

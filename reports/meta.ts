@@ -2,6 +2,7 @@
 // `treebench report <runDir>` label reports the same way.
 import type { RunManifest } from '../harness/runStore.ts';
 import type { ReportMeta } from './types.ts';
+import { parameterTable } from './parameters.ts';
 
 export function reportMeta(manifest: RunManifest): ReportMeta {
   const meta: ReportMeta = {
@@ -20,6 +21,8 @@ export function reportMeta(manifest: RunManifest): ReportMeta {
     configHash: manifest.configHash,
   };
   if (manifest.finishedAt) meta.finishedAt = manifest.finishedAt;
+  const parameters = parameterTable(manifest.strategies ?? []);
+  if (parameters.columns.length) meta.parameters = parameters;
   if (manifest.model.priceAs) meta.pricedAs = manifest.model.priceAs;
   const code = manifest.code;
   if (code) meta.codeVersion = `${code.version}${code.commit ? ` (${code.commit.slice(0, 12)}${code.dirty ? ', dirty' : ''})` : ''}`;

@@ -2,6 +2,7 @@
 // needs to trust the numbers (which dataset, which model, whether that model is the offline
 // reasoner, whether costs are real). The runner fills it from the manifest (see meta.ts).
 import type { RunSummary } from '../harness/metrics/summary.ts';
+import type { ParameterTable } from './parameters.ts';
 
 export interface ReportMeta {
   runId: string;
@@ -28,6 +29,8 @@ export interface ReportMeta {
   seed?: number;
   configHash?: string;
   codeVersion?: string;
+  /** Parameter columns of a sweep or grid (reports/parameters.ts); absent when nothing varies. */
+  parameters?: ParameterTable;
 }
 
 export interface ReportInput {

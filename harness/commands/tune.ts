@@ -1,0 +1,124 @@
+// `treebench tune <config>`: successive halving over the config's variants (grids included),
+// then the frontier and the recommendation. See harness/tune/.
+import type { Argv, CommandModule } from 'yargs';
+import { loadConfig } from '../config.ts';
+import { UsageError } from '../errors.ts';
+import { loadBenchmarkData } from '../../datasets/registry.ts';
+import { render } from '../../reports/index.ts';
+import { reportMeta } from '../../reports/meta.ts';
+import { renderTune } from '../../reports/tune.ts';
+import { RunStore } from '../runStore.ts';
+import { OBJECTIVES, type Objective } from '../tune/recommend.ts';
+import { loadStages, runTune } from '../tune/run.ts';
+import type { Runner } from '../commands.ts';
+import { checkAlpha, checkMargin, setFlags, shardFrom, splitList } from './shared.ts';
+import { configHashOf } from '../overrides.ts';
+
+interface TuneArgs {
+  config: string;
+  objective: Objective;
+  maxCostPerQuestion?: number;
+  eta: number;
+  minQuestions: number;
+  margin: number;
+  alpha: number;
+  set?: string | string[];
+  out?: string;
+  runId?: string;
+  limit?: number;
+  concurrency?: number;
+  cache?: boolean;
+  format: 'table' | 'md';
+  quiet?: boolean;
+  reuse?: string[];
+  shard?: string;
+}
+
+function positiveInt(value: number, flag: string, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) throw new UsageError(`${flag} must be an integer >= ${min} (got ${value})`);
+  return value;
+}
+
+export async function cmdTune(args: TuneArgs): Promise<number> {
+  const eta = positiveInt(args.eta, '--eta', 2);
+  const minQuestions = positiveInt(args.minQuestions, '--min-questions', 1);
+  const margin = checkMargin(args.margin);
+  const alpha = checkAlpha(args.alpha);
+  if (args.limit !== undefined) positiveInt(args.limit, '--limit', 1);
+  if (args.maxCostPerQuestion !== undefined && !(args.maxCostPerQuestion > 0)) {
+    throw new UsageError(`--max-cost-per-question must be a positive dollar amount (got ${args.maxCostPerQuestion})`);
+  }
+  const loaded = loadConfig(args.config, { set: setFlags(args.set) });
+  if (loaded.strategies.length < 2) throw new UsageError(`${args.config}: tune needs at least two variants (a grid: or several strategy entries); it has ${loaded.strategies.length}`);
+  const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
+  for (const w of data.warnings) process.stderr.write(`warning: ${w}\n`);
+  const reuse = loadStages(splitList(args.reuse), configHashOf(loaded));
+  const shard = shardFrom(args.shard);
+  const outcome = await runTune({
+    ...(reuse.length ? { reuse } : {}),
+    ...(shard ? { shard } : {}),
+    loaded,
+    data,
+    tune: { objective: args.objective, eta, minQuestions, margin, alpha, ...(args.maxCostPerQuestion !== undefined ? { maxCostPerQuestion: args.maxCostPerQuestion } : {}) },
+    ...(args.out ? { outDir: args.out } : {}),
+    ...(args.runId ? { runId: args.runId } : {}),
+    ...(args.limit ? { limit: args.limit } : {}),
+    ...(args.concurrency ? { concurrency: args.concurrency } : {}),
+    ...(args.cache !== undefined ? { cache: args.cache } : {}),
+    onProgress: args.quiet
+      ? undefined
+      : (p) => {
+          if (p.phase === 'run' && p.done === p.total) process.stderr.write(`rung ${p.rung}: ${p.done} records, ${p.errors} errors\n`);
+        },
+  });
+  if (outcome.stage) {
+    const { rung, shard: sh, records } = outcome.stage;
+    process.stdout.write(`stage done: rung ${rung}, shard ${sh.index}/${sh.count}: ${records} new records in ${outcome.dir}\n`);
+    process.stdout.write('When every shard of this stage is done, run the next stage (or, with nothing left to run, the final tune) with --reuse <all their folders>.\n');
+    return 0;
+  }
+  if (outcome.manifest.tune.maxCostPerQuestion !== null && !outcome.manifest.model.priced) {
+    process.stderr.write('warning: --max-cost-per-question with an unpriced model: every cost is $0 (set model.priceAs)\n');
+  }
+  const store = RunStore.open(outcome.dir);
+  const meta = reportMeta(outcome.manifest);
+  for (const format of loaded.config.reports) {
+    if (format === 'table') continue;
+    store.writeFile(`report.${format}`, render(format, { summary: outcome.summary, meta }));
+  }
+  const priced = outcome.manifest.model.priced;
+  const offline = outcome.manifest.model.offline;
+  store.writeFile('tune.md', renderTune(outcome.manifest.tune, { priced, offline, format: 'md' }));
+  process.stdout.write(renderTune(outcome.manifest.tune, { priced, offline, format: args.format }));
+  process.stderr.write(`tune folder: ${outcome.dir}\n`);
+  return 0;
+}
+
+export function tuneCommand(run: Runner): CommandModule {
+  return {
+    command: 'tune <config>',
+    describe: 'Successive halving over the variants of a config (grids): rungs, spend vs the full grid, frontier, recommendation',
+    builder: (y: Argv) =>
+      y
+        .positional('config', { type: 'string', demandOption: true, describe: 'YAML config whose strategies (and grids) are the variants' })
+        .option('objective', { choices: OBJECTIVES, default: 'accuracy' as Objective, describe: 'What to maximise' })
+        .option('max-cost-per-question', { type: 'number', describe: 'Drop variants whose measured $/question is above this' })
+        .option('eta', { type: 'number', default: 3, describe: 'Keep the best 1/eta at each rung; samples grow by eta' })
+        .option('min-questions', { type: 'number', default: 20, describe: 'Questions in the first rung (at least)' })
+        .option('margin', { type: 'number', default: 0, describe: 'Shortfall from the best still "not worse" (objective units, e.g. 0.02)' })
+        .option('alpha', { type: 'number', default: 0.05, describe: 'Significance level of the Holm-adjusted paired tests' })
+        .option('set', { type: 'string', requiresArg: true, describe: 'Override a config field, e.g. --set budget.calls=12 (repeatable)' })
+        .option('limit', { type: 'number', describe: 'Only the first N questions' })
+        .option('concurrency', { type: 'number', describe: 'Model calls in flight at once' })
+        .option('out', { type: 'string', describe: 'Folder for the tune folder (default: config run.outDir)' })
+        .option('run-id', { type: 'string', describe: 'Name of the tune folder' })
+        .option('cache', { type: 'boolean', describe: 'Share responses through the cache (default on; --no-cache to pay every call)' })
+        .option('reuse', { type: 'array', string: true, describe: 'Tune folders of earlier stages (same config): their records stand in for running their cells' })
+        .option('shard', { type: 'string', describe: 'i/n: run slice i of the first incomplete rung, then stop (default: $TREEBENCH_SHARD)' })
+        .option('format', { choices: ['table', 'md'] as const, default: 'table' as const, describe: 'What to print' })
+        .option('quiet', { type: 'boolean', describe: 'No progress on stderr' })
+        .example('$0 tune configs/tune.yaml', 'offline, over the bundled sample')
+        .example('$0 tune configs/tune.yaml --objective f1 --eta 2 --margin 0.02', 'gentler halving, two points of tolerance'),
+    handler: (a) => run(() => cmdTune(a as unknown as TuneArgs))(),
+  };
+}

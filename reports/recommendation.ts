@@ -1,0 +1,64 @@
+// The frontier and recommendation as text: a plain table for the console, or Markdown.
+// Strategy ids come from configs and are escaped like every other cell.
+import type { Recommendation } from '../harness/tune/recommend.ts';
+import { escapeMarkdown } from './markdown.ts';
+import { ms, num, pct, score, usd } from './format.ts';
+
+function plainTable(head: string[], rows: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+  return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+function mdTable(head: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
+}
+
+/** Terminal-safe text: control characters (escape sequences) shown as \uXXXX. */
+export function terminalSafe(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export function renderRecommendation(rec: Recommendation, opts: { priced: boolean; format: 'table' | 'md'; snippet?: string }): string {
+  const md = opts.format === 'md';
+  const esc = md ? escapeMarkdown : terminalSafe;
+  const table = md ? mdTable : plainTable;
+  const value = (x: number) => (rec.objective === 'accuracy' || rec.objective === 'evidenceRecall' ? pct(x) : score(x));
+  const on = (list: string[] | null, id: string) => (list === null ? 'n/a' : list.includes(id) ? '*' : '-');
+  const cmp = new Map(rec.comparisons.map((c) => [c.id, c]));
+  const rows = rec.points
+    .filter((p) => !rec.partial.includes(p.id))
+    .map((p) => {
+      const c = cmp.get(p.id);
+      const verdict = p.id === rec.best ? 'best' : c ? (c.significantlyWorse ? 'worse' : 'not worse') : '';
+      return [
+        esc(p.id) + (p.id === rec.recommended ? (md ? ' **(recommended)**' : '  <- recommended') : ''),
+        String(p.n),
+        value(p.objective),
+        usd(p.costPerQuestion, opts.priced),
+        num(p.callsPerQuestion),
+        ms(p.p95LatencyMs),
+        c ? `${c.delta >= 0 ? '+' : ''}${(c.delta * 100).toFixed(1)}` : '',
+        c ? c.pAdjusted.toFixed(3) : '',
+        verdict,
+        [on(rec.frontier.dollars, p.id), on(rec.frontier.latency, p.id), on(rec.frontier.calls, p.id)].join(' '),
+      ];
+    });
+  const head = ['variant', 'n', rec.objective, '$/q', 'calls/q', 'p95', 'Δ vs best (pts)', 'p (Holm)', 'vs best', 'frontier $ lat calls'];
+  const h = (t: string) => (md ? `### ${t}` : t);
+  const cost = rec.costBasis === 'dollars' ? '$/question' : 'calls/question (the model is unpriced)';
+  const lines = [
+    h(`Frontier and recommendation (${rec.objective})`),
+    '',
+    table(head, rows),
+    '',
+    `Frontier columns ($, p95 latency, calls): * = on the Pareto frontier of ${rec.objective} against $/question, p95 latency, calls/question${rec.frontier.dollars === null ? ' ($: unpriced model, not computed)' : ''}.`,
+    `Paired one-sided tests against the best (${rec.comparisons[0]?.test === 'mcnemar' ? 'exact McNemar' : 'sign-flip permutation'}; margin ${rec.margin}), Holm-adjusted, alpha ${rec.alpha}.`,
+    `Recommended: ${md ? '`' : ''}${esc(rec.recommended)}${md ? '`' : ''} — the cheapest by ${cost} of the variants not significantly worse than the best (${esc(rec.best)}).`,
+  ];
+  if (rec.partial.length) lines.push(`Not compared (did not run every question): ${rec.partial.length} variant(s).`);
+  if (opts.snippet) lines.push('', md ? '```yaml' : '', opts.snippet, md ? '```' : '');
+  return lines.filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n');
+}

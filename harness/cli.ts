@@ -1,6 +1,7 @@
 // The `treebench` command line. Exit codes: 0 success, 1 a run or gate failed, 2 a usage,
 // config or data error (the message names the file, line or field).
 import yargs, { type Argv } from 'yargs';
+import { writeFileAtomic } from './atomicFile.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { runBenchmark, type Progress } from './runner.ts';
 import { RunStore } from './runStore.ts';
@@ -16,9 +17,15 @@ import { withIntervals } from './metrics/intervals.ts';
 import { listStrategies } from '../strategies/registry.ts';
 import { commandModules } from './commands.ts';
 import { splitList } from './commands/shared.ts';
+import { corpusOfRun } from './commands/trace.ts';
+import { sortLikeRun } from './runOrder.ts';
+import { packageVersion } from './version.ts';
+import { suggestOptions } from './suggest.ts';
+import { colorVerdicts, consoleStyle } from '../reports/console.ts';
+import { nodeTitles } from '../reports/html/titles.ts';
 
 
-const FORMATS = ['table', 'md', 'csv', 'json'] as const;
+const FORMATS = ['table', 'md', 'csv', 'json', 'html'] as const;
 
 function progressPrinter(quiet: boolean): (p: Progress) => void {
   if (quiet) return () => {};
@@ -83,21 +90,35 @@ async function cmdRun(args: {
   });
   const meta = reportMeta(outcome.manifest);
   const store = RunStore.open(outcome.dir);
+  const extra = { records: outcome.records, nodeTitle: nodeTitles(data.corpus) };
   for (const format of loaded.config.reports) {
     if (format === 'table') continue;
-    store.writeFile(`report.${format === 'md' ? 'md' : format}`, render(format, { summary: outcome.summary, meta }));
+    store.writeFile(`report.${format === 'md' ? 'md' : format}`, render(format, { summary: outcome.summary, meta, ...extra }));
   }
-  process.stdout.write(render(args.format, { summary: outcome.summary, meta }) + '\n');
+  printReport(render(args.format, { summary: outcome.summary, meta, ...extra, ...consoleStyle() }));
   process.stderr.write(`run folder: ${outcome.dir}\n`);
   return 0;
 }
 
-async function cmdReport(args: { runDir: string; format: ReportFormat }): Promise<number> {
+/** Console output: colour for verdicts only on a terminal (see reports/console.ts). */
+function printReport(text: string): void {
+  process.stdout.write(colorVerdicts(text, consoleStyle().color) + (text.endsWith('\n') ? '' : '\n'));
+}
+
+async function cmdReport(args: { runDir: string; format: ReportFormat; out?: string }): Promise<number> {
   const store = RunStore.open(args.runDir);
   const manifest = store.readManifest();
-  const records = store.readRecords();
+  // Records in the order the run summarised them, so the seeded bootstrap gives the same intervals.
+  const records = sortLikeRun(store.readRecords(), manifest);
   const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
-  process.stdout.write(render(args.format, { summary, meta: reportMeta(manifest) }) + '\n');
+  const nodeTitle = args.format === 'html' ? nodeTitles(await corpusOfRun(store)) : undefined;
+  const input = { summary, meta: reportMeta(manifest), records, ...(nodeTitle ? { nodeTitle } : {}) };
+  if (args.out) {
+    writeFileAtomic(args.out, render(args.format, input));
+    process.stderr.write(`wrote ${args.out}\n`);
+    return 0;
+  }
+  printReport(render(args.format, { ...input, ...consoleStyle() }));
   return 0;
 }
 
@@ -110,7 +131,15 @@ async function cmdInspect(args: { config: string; format: 'text' | 'json' }): Pr
   return 0;
 }
 
-function cmdStrategies(): number {
+function cmdStrategies(args: { format?: 'text' | 'json' } = {}): number {
+  if (args.format === 'json') {
+    const list = listStrategies().map((s) => {
+      const defaults = s.params.safeParse({});
+      return { name: s.name, description: s.description, defaults: defaults.success ? defaults.data : null };
+    });
+    process.stdout.write(JSON.stringify(list, null, 2) + '\n');
+    return 0;
+  }
   for (const s of listStrategies()) {
     const defaults = s.params.safeParse({});
     process.stdout.write(`${s.name}\n  ${s.description}\n  params (defaults): ${defaults.success ? JSON.stringify(defaults.data) : '(see README)'}\n`);
@@ -151,7 +180,9 @@ export function buildCli(argv: string[], setExit: (code: number) => void): Argv 
       (y) =>
         y
           .positional('runDir', { type: 'string', demandOption: true, describe: 'A run folder, e.g. runs/quickstart-20261129-101500Z' })
-          .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'table (console), md, csv or json' }),
+          .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'table (console), md, csv, json or html (self-contained page)' })
+          .option('out', { type: 'string', describe: 'Write the report to this file instead of printing it' })
+          .example('$0 report runs/quickstart-... --format html --out report.html', 'a page with charts and traces'),
       (a) => run(() => cmdReport(a as unknown as Parameters<typeof cmdReport>[0]))(),
     )
     .command('datasets', 'Dataset tools', (y) =>
@@ -167,20 +198,29 @@ export function buildCli(argv: string[], setExit: (code: number) => void): Argv 
         )
         .demandCommand(1, 'name a datasets subcommand: inspect'),
     )
-    .command('strategies', 'List the strategies and their parameters with defaults', () => {}, run(cmdStrategies));
+    .command(
+      'strategies',
+      'List the strategies and their parameters with defaults',
+      (y) => y.option('format', { choices: ['text', 'json'] as const, default: 'text' as const }),
+      (a) => run(() => cmdStrategies(a as unknown as Parameters<typeof cmdStrategies>[0]))(),
+    );
   for (const mod of commandModules(run)) cli = cli.command(mod);
-  return cli
+  cli = cli
     .demandCommand(1, 'name a command (see --help)')
     .strict()
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version(false)
+    .version('version', 'Print the version', packageVersion())
     .exitProcess(false)
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .wrap(Math.min(110, Number.isFinite(consoleStyle().width) ? consoleStyle().width : 100))
     .fail((msg, err) => {
-      throw err ?? new UsageError(msg);
+      if (err) throw err;
+      // Known option names of the command being parsed (yargs rebuilds the same instance for it).
+      const known = Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key).filter((k) => !/[A-Z]/.test(k));
+      throw new UsageError(suggestOptions(msg, known));
     });
+  return cli;
 }
 
 /** Runs the CLI and returns the exit code (never calls process.exit, so tests can drive it). */

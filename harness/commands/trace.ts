@@ -10,7 +10,7 @@ import { formatTrace } from '../../reports/trace.ts';
 import type { Runner } from '../commands.ts';
 
 /** Reloads the run's corpus for node titles; the trace still prints (ids only) if it cannot. */
-async function corpusOfRun(store: RunStore): Promise<Corpus | null> {
+export async function corpusOfRun(store: RunStore): Promise<Corpus | null> {
   try {
     const manifest = store.readManifest();
     const { config } = validateConfig(manifest.config);

@@ -61,7 +61,9 @@ export function scatterChart(spec: ScatterSpec): string {
     if (p.xCi) g.push(`<line x1="${n(x(p.xCi.lo))}" x2="${n(x(p.xCi.hi))}" y1="${cy}" y2="${cy}" stroke="${p.colour}"/>`);
     if (p.yCi) g.push(`<line x1="${cx}" x2="${cx}" y1="${n(y(p.yCi.lo))}" y2="${n(y(p.yCi.hi))}" stroke="${p.colour}"/>`);
     g.push(`<circle cx="${cx}" cy="${cy}" r="4.5" fill="${p.colour}"><title>${esc(`${p.label}: ${spec.xLabel} ${spec.xFmt(p.x)}, ${spec.yLabel} ${spec.yFmt(p.y)}`)}</title></circle>`);
-    g.push(`<text x="${cx + 7}" y="${cy - 6}" font-size="11">${esc(p.label)}</text>`);
+    // Labels near the right edge go to the left of their point, so they are not cut off.
+    const right = cx > W * 0.7;
+    g.push(`<text x="${right ? cx - 7 : cx + 7}" y="${cy - 6}" font-size="11"${right ? ' text-anchor="end"' : ''}>${esc(p.label)}</text>`);
     parts.push(`<g class="point" data-label="${esc(p.label)}">${g.join('')}</g>`);
   }
   return `${head}<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(spec.title)}">${parts.join('')}</svg></figure>`;

@@ -8,7 +8,7 @@ const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0 auto;max-width:1100px;padding:16px 24px;color:#222}
 h1{font-size:20px;margin:8px 0}h2{font-size:16px;margin:28px 0 8px;border-bottom:1px solid #ddd}
 .meta{color:#555;margin:2px 0}.banner{background:#fff4d6;border:1px solid #e8c96b;padding:6px 10px;margin:8px 0}
-table{border-collapse:collapse;margin:6px 0}th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;white-space:nowrap}
+table{border-collapse:collapse;margin:6px 0;font-size:13px}.scroll{overflow-x:auto;max-width:100%}th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}thead th{background:#f4f4f4}
 .charts{display:flex;flex-wrap:wrap;gap:16px}.chart{margin:0}.chart figcaption{font-weight:600;margin-bottom:4px}
 .note,.empty{color:#666;font-size:12px}
@@ -49,5 +49,5 @@ export function htmlPage(page: Page): string {
 export function htmlTable(head: string[], rows: string[][], cls = ''): string {
   const th = head.map((h) => `<th>${h}</th>`).join('');
   const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
-  return `<table${cls ? ` class="${cls}"` : ''}><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return `<div class="scroll"><table${cls ? ` class="${cls}"` : ''}><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }

@@ -6,9 +6,10 @@ import { compareCommand } from './commands/compare.ts';
 import { gateCommand } from './commands/gate.ts';
 import { mergeCommand } from './commands/merge.ts';
 import { traceCommand } from './commands/trace.ts';
+import { historyCommand } from './commands/history.ts';
 
 export type Runner = (fn: () => Promise<number> | number) => () => Promise<void>;
 
 export function commandModules(run: Runner): CommandModule[] {
-  return [traceCommand(run), compareCommand(run), gateCommand(run), baselineCommand(run), mergeCommand(run)];
+  return [traceCommand(run), compareCommand(run), gateCommand(run), baselineCommand(run), mergeCommand(run), historyCommand(run)];
 }

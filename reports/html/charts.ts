@@ -161,3 +161,48 @@ export function forestPlot(id: string, title: string, rows: ForestRow[], fmt: (v
   });
   return `${head}<svg viewBox="0 0 ${W} ${h}" width="${W}" height="${h}" role="img" aria-label="${esc(title)}">${parts.join('')}</svg></figure>`;
 }
+
+export interface BandSeries {
+  label: string;
+  colour: string;
+  points: Array<{ value: number | null; lo: number | null; hi: number | null; flag: 'better' | 'worse' | null }>;
+}
+
+/** Lines across runs (x = run index) with a translucent interval band; flagged runs get a ▲/▼ marker. */
+export function bandChart(id: string, title: string, xLabels: string[], series: BandSeries[], fmt: (v: number) => string): string {
+  const head = `<figure class="chart" id="${esc(id)}"><figcaption>${esc(title)}</figcaption>`;
+  const vals = series.flatMap((s) => s.points.flatMap((p) => [p.value, p.lo, p.hi])).filter((v): v is number => v !== null && Number.isFinite(v));
+  if (!vals.length) return `${head}<p class="empty">nothing to plot</p></figure>`;
+  const w = Math.max(W, 60 * xLabels.length + M.left + M.right);
+  const x = (i: number) => M.left + (xLabels.length === 1 ? (w - M.left - M.right) / 2 : (i / (xLabels.length - 1)) * (w - M.left - M.right));
+  const y = linearScale(Math.min(...vals), Math.max(...vals), H - M.bottom, M.top);
+  const parts: string[] = ['<g class="axes" font-size="10" fill="#444">'];
+  for (const t of y.ticks) parts.push(`<line x1="${M.left}" x2="${w - M.right}" y1="${n(y(t))}" y2="${n(y(t))}" stroke="#eee"/><text x="${M.left - 6}" y="${n(y(t)) + 3}" text-anchor="end">${esc(fmt(t))}</text>`);
+  const every = Math.max(1, Math.ceil(xLabels.length / 10));
+  xLabels.forEach((l, i) => i % every === 0 && parts.push(`<text x="${n(x(i))}" y="${H - M.bottom + 14}" text-anchor="middle">${esc(l)}</text>`));
+  parts.push('</g>');
+  for (const s of series) {
+    const idx = s.points.map((p, i) => ({ p, i })).filter(({ p }) => p.value !== null);
+    const banded = idx.filter(({ p }) => p.lo !== null && p.hi !== null);
+    const g: string[] = [];
+    if (banded.length > 1) {
+      const top = banded.map(({ p, i }) => `${n(x(i))},${n(y(p.hi!))}`);
+      const bottom = banded.map(({ p, i }) => `${n(x(i))},${n(y(p.lo!))}`).reverse();
+      g.push(`<polygon class="band" points="${[...top, ...bottom].join(' ')}" fill="${s.colour}" fill-opacity="0.15" stroke="none"/>`);
+    }
+    if (idx.length > 1) g.push(`<polyline points="${idx.map(({ p, i }) => `${n(x(i))},${n(y(p.value!))}`).join(' ')}" fill="none" stroke="${s.colour}" stroke-width="1.5"/>`);
+    for (const { p, i } of idx) {
+      const tip = `${s.label} ${xLabels[i]}: ${fmt(p.value!)}${p.lo !== null && p.hi !== null ? ` [${fmt(p.lo)}, ${fmt(p.hi)}]` : ''}${p.flag ? ` — significant change (${p.flag})` : ''}`;
+      g.push(`<circle cx="${n(x(i))}" cy="${n(y(p.value!))}" r="3" fill="${s.colour}"><title>${esc(tip)}</title></circle>`);
+      if (p.flag) {
+        const cx = n(x(i));
+        const cy = n(y(p.value!));
+        const tri = p.flag === 'better' ? `${cx},${cy - 14} ${cx - 6},${cy - 5} ${cx + 6},${cy - 5}` : `${cx},${cy + 14} ${cx - 6},${cy + 5} ${cx + 6},${cy + 5}`;
+        g.push(`<polygon class="flag flag-${p.flag}" points="${tri}" fill="${p.flag === 'better' ? '#2a7d2a' : '#c0392b'}"/>`);
+      }
+    }
+    parts.push(`<g class="series" data-label="${esc(s.label)}">${g.join('')}</g>`);
+  }
+  const legend = series.map((s) => `<span style="color:${s.colour}">■</span> ${esc(s.label)}`).join(' &nbsp; ');
+  return `${head}<svg viewBox="0 0 ${w} ${H}" width="${w}" height="${H}" role="img" aria-label="${esc(title)}">${parts.join('')}</svg><p class="note">${legend}</p></figure>`;
+}

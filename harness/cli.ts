@@ -231,7 +231,8 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (err) {
     const e = err as Error;
-    const known = e instanceof ConfigError || e instanceof DataError || e instanceof UsageError;
+    // ProviderConfigError by name: the provider modules load lazily and are not imported here.
+    const known = e instanceof ConfigError || e instanceof DataError || e instanceof UsageError || e?.name === 'ProviderConfigError';
     process.stderr.write(`treebench: ${redactSecrets(known ? e.message : e.stack ?? e.message)}\n`);
     if (e instanceof UsageError) process.stderr.write('Run `treebench --help` for usage.\n');
     return known ? 2 : 1;

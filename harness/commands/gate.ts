@@ -111,8 +111,9 @@ export function gateCommand(run: Runner): CommandModule {
           process.stdout.write(JSON.stringify({ format: 'treebench-gate', version: 1, ...report }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n');
           return report.evaluation.passed ? 0 : 1;
         }
-        const text = renderGateText(report);
-        process.stdout.write(colorVerdicts(args.quiet ? text.split('\n')[0]! : text, consoleStyle().color) + '\n');
+        const style = consoleStyle();
+        const text = renderGateText(report, style.width);
+        process.stdout.write(colorVerdicts(args.quiet ? text.split('\n')[0]! : text, style.color) + '\n');
         return report.evaluation.passed ? 0 : 1;
       })(),
   };

@@ -95,14 +95,16 @@ async function cmdRun(args: {
     if (format === 'table') continue;
     store.writeFile(`report.${format === 'md' ? 'md' : format}`, render(format, { summary: outcome.summary, meta, ...extra }));
   }
-  printReport(render(args.format, { summary: outcome.summary, meta, ...extra, ...consoleStyle() }));
+  printReport(render(args.format, { summary: outcome.summary, meta, ...extra, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
   process.stderr.write(`run folder: ${outcome.dir}\n`);
   return 0;
 }
 
 /** Console output: colour for verdicts only on a terminal (see reports/console.ts). */
-function printReport(text: string): void {
-  process.stdout.write(colorVerdicts(text, consoleStyle().color) + (text.endsWith('\n') ? '' : '\n'));
+function printReport(text: string, format: ReportFormat): void {
+  // Only the console table is coloured; md, csv, json and html are files even when printed.
+  const shown = format === 'table' ? colorVerdicts(text, consoleStyle().color) : text;
+  process.stdout.write(shown + (text.endsWith('\n') ? '' : '\n'));
 }
 
 async function cmdReport(args: { runDir: string; format: ReportFormat; out?: string }): Promise<number> {
@@ -118,7 +120,7 @@ async function cmdReport(args: { runDir: string; format: ReportFormat; out?: str
     process.stderr.write(`wrote ${args.out}\n`);
     return 0;
   }
-  printReport(render(args.format, { ...input, ...consoleStyle() }));
+  printReport(render(args.format, { ...input, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
   return 0;
 }
 

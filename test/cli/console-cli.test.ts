@@ -58,6 +58,17 @@ describe('treebench report', () => {
   });
 });
 
+describe('reports: [html] in a config', () => {
+  it('writes report.html into the run folder, with the matrix of that run', async () => {
+    const cfg = join(dir, 'html.yaml');
+    writeFileSync(cfg, readFileSync('configs/quickstart.yaml', 'utf8').replace('reports: [md, csv, json]', 'reports: [md, html]').replace('format: sample', `format: sample\n  path: ${join(process.cwd(), 'datasets/sample')}`));
+    const res = await runCli(['run', cfg, '--limit', '3', '--strategies', 'vector,node-list', '--out', dir, '--run-id', 'h', '--quiet']);
+    expect(res.stderr).toBe(`run folder: ${join(dir, 'h')}\n`);
+    const html = readFileSync(join(dir, 'h', 'report.html'), 'utf8');
+    expect(html.match(/<button type="button" class="cell-/g)).toHaveLength(6);
+  }, 60_000);
+});
+
 describe('every command speaks JSON; --version; trace --full; suggestions', () => {
   it('--version prints the package version', async () => {
     // yargs prints the version with console.log.

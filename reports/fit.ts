@@ -56,5 +56,13 @@ export function fitTable(columns: FitColumn[], rows: number, width: number): Fit
     if (widest(wider) <= width) text = wider;
     else c.shown = false;
   }
+  // Likewise for intervals condensed before a column was dropped.
+  for (const c of [...state].sort((a, b) => a.priority - b.priority)) {
+    if (!c.shown || !c.short) continue;
+    c.short = false;
+    const wider = render();
+    if (widest(wider) <= width) text = wider;
+    else c.short = true;
+  }
   return { text, dropped: state.filter((c) => !c.shown).map((c) => c.head), condensed: state.filter((c) => c.shown && c.short).map((c) => c.head) };
 }

@@ -2,8 +2,8 @@
 // strategy, each cell the value with its interval band, and ▲/▼ with the paired difference where
 // the change from the previous run is significant. Table (fits the terminal), Markdown, JSON.
 import { flagOf, type HistoryPoint, type HistoryReport } from '../harness/history/build.ts';
-import { fmtDelta, fmtP, fmtValue, metricLabel } from './compareFormat.ts';
-import { NA, OFFLINE_LABEL } from './format.ts';
+import { fmtDelta, fmtP, fmtValue, metricKind, metricLabel } from './compareFormat.ts';
+import { NA, OFFLINE_LABEL, pct } from './format.ts';
 import { escapeMarkdown } from './markdown.ts';
 import { fitTable, type FitColumn } from './fit.ts';
 import { wrapText } from './console.ts';
@@ -17,7 +17,9 @@ function cell(report: HistoryReport, metric: HistoryReport['metrics'][number], p
   const unpriced = metric === 'costPerQuestion' && !report.priced;
   if (unpriced) return 'unpriced';
   const f = (v: number) => fmtValue(metric, v);
-  let text = withBand && p.lo !== null && p.hi !== null ? `${f(p.value)} [${f(p.lo)}, ${f(p.hi)}]` : f(p.value);
+  const band = withBand && p.lo !== null && p.hi !== null ? { lo: p.lo, hi: p.hi } : undefined;
+  // Rates as the run table prints them: "26.7% [18.0, 37.6]".
+  let text = metricKind(metric) === 'rate' ? pct(p.value, band) : band ? `${f(p.value)} [${f(band.lo)}, ${f(band.hi)}]` : f(p.value);
   const flag = flagOf(p);
   if (flag) text += ` ${flag === 'better' ? '▲' : '▼'} ${fmtDelta(metric, p.change!.delta)} (p ${fmtP(p.change!.pAdjusted)})`;
   return text;
@@ -41,7 +43,8 @@ export function renderHistoryTable(report: HistoryReport, width = Infinity): str
     const series = report.series.filter((s) => s.metric === metric);
     const columns: FitColumn[] = [
       { head: 'run', priority: 0, align: 'left', cells: report.runs.map((r) => r.runId) },
-      { head: 'started', priority: 50, align: 'left', cells: report.runs.map((r) => date(r.startedAt)) },
+      // In a terminal the start time gives way to the bands (the header gives the date range).
+      ...(Number.isFinite(width) ? [] : [{ head: 'started', priority: 50, align: 'left' as const, cells: report.runs.map((r) => date(r.startedAt)) }]),
       ...series.map((s, i) => ({
         head: s.strategy,
         priority: i + 1,

@@ -173,11 +173,13 @@ export function bandChart(id: string, title: string, xLabels: string[], series: 
   const head = `<figure class="chart" id="${esc(id)}"><figcaption>${esc(title)}</figcaption>`;
   const vals = series.flatMap((s) => s.points.flatMap((p) => [p.value, p.lo, p.hi])).filter((v): v is number => v !== null && Number.isFinite(v));
   if (!vals.length) return `${head}<p class="empty">nothing to plot</p></figure>`;
-  const w = Math.max(W, 60 * xLabels.length + M.left + M.right);
-  const x = (i: number) => M.left + (xLabels.length === 1 ? (w - M.left - M.right) / 2 : (i / (xLabels.length - 1)) * (w - M.left - M.right));
+  // Wider right margin than the scatter: the last run's date label is centred on its point.
+  const right = 40;
+  const w = Math.max(W, 64 * xLabels.length + M.left + right);
+  const x = (i: number) => M.left + (xLabels.length === 1 ? (w - M.left - right) / 2 : (i / (xLabels.length - 1)) * (w - M.left - right));
   const y = linearScale(Math.min(...vals), Math.max(...vals), H - M.bottom, M.top);
   const parts: string[] = ['<g class="axes" font-size="10" fill="#444">'];
-  for (const t of y.ticks) parts.push(`<line x1="${M.left}" x2="${w - M.right}" y1="${n(y(t))}" y2="${n(y(t))}" stroke="#eee"/><text x="${M.left - 6}" y="${n(y(t)) + 3}" text-anchor="end">${esc(fmt(t))}</text>`);
+  for (const t of y.ticks) parts.push(`<line x1="${M.left}" x2="${w - right}" y1="${n(y(t))}" y2="${n(y(t))}" stroke="#eee"/><text x="${M.left - 6}" y="${n(y(t)) + 3}" text-anchor="end">${esc(fmt(t))}</text>`);
   const every = Math.max(1, Math.ceil(xLabels.length / 10));
   xLabels.forEach((l, i) => i % every === 0 && parts.push(`<text x="${n(x(i))}" y="${H - M.bottom + 14}" text-anchor="middle">${esc(l)}</text>`));
   parts.push('</g>');

@@ -30,7 +30,7 @@ describe('treebench history over ten nights of the nightly config', () => {
     const text = renderHistory('table', report, { width: 200 });
     expect(text.match(/[▲▼] [−+]/g)).toEqual(['▼ −']);
     expect(text).toMatch(/nightly-2026-11-06 .*▼ −16\.0 pts/);
-    expect(text).toMatch(/\d+\.\d% \[\d+\.\d%, \d+\.\d%\]/);
+    expect(text).toMatch(/\d+\.\d% \[\d+\.\d, \d+\.\d\]/);
 
     // The same through the CLI, as JSON and as an 80-column table that does not wrap.
     const json = await runCli(['history', `${nights.root}/history`, '--metric', 'accuracy', '--resamples', '1000', '--format', 'json']);

@@ -1,7 +1,43 @@
 #!/usr/bin/env node
-// The CLI is written in TypeScript and run through tsx, so a fresh clone needs no build step.
-import { register } from 'tsx/esm/api';
+// The treebench command. Runs the compiled JavaScript (harness/cli.js, built by `npm run build`,
+// which `prepare` runs at `npm ci` and `npm pack`); an installed package has only that. In a
+// checkout where a TypeScript source is newer than the last build, it runs the sources through
+// tsx instead (a development dependency), so an edit is never hidden behind a stale build.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 
-register();
-const { main } = await import('../harness/cli.ts');
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/** Source folders: tsconfig.json's `include` without tests and benchmarks (new folders count too). */
+function sourceDirs() {
+  try {
+    const text = readFileSync(join(root, 'tsconfig.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    return JSON.parse(text).include.filter((d) => !['test', 'bench'].includes(d) && existsSync(join(root, d)));
+  } catch {
+    return ['harness', 'strategies', 'datasets', 'reports'];
+  }
+}
+
+function buildIsCurrent() {
+  const stamp = join(root, '.build-stamp');
+  if (!existsSync(join(root, 'harness', 'cli.js')) || !existsSync(stamp)) return false;
+  const built = statSync(stamp).mtimeMs;
+  for (const dir of sourceDirs()) {
+    for (const f of readdirSync(join(root, dir), { recursive: true })) {
+      if (String(f).endsWith('.ts') && statSync(join(root, dir, String(f))).mtimeMs > built) return false;
+    }
+  }
+  return true;
+}
+
+const fromSources = existsSync(join(root, 'harness', 'cli.ts')) && !buildIsCurrent();
+let main;
+if (fromSources) {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../harness/cli.ts'));
+} else {
+  ({ main } = await import('../harness/cli.js'));
+}
 process.exitCode = await main(process.argv.slice(2));

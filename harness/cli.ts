@@ -1,6 +1,7 @@
 // The `treebench` command line. Exit codes: 0 success, 1 a run or gate failed, 2 a usage,
 // config or data error (the message names the file, line or field).
 import yargs, { type Argv } from 'yargs';
+import { writeFileAtomic } from './atomicFile.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { runBenchmark, selectQuestions, type Progress } from './runner.ts';
 import { RunStore } from './runStore.ts';
@@ -18,9 +19,15 @@ import { commandModules } from './commands.ts';
 import { checkMargin, setFlags, shardFrom, splitList } from './commands/shared.ts';
 import { OBJECTIVES, type Objective } from './tune/recommend.ts';
 import { recommendationSection } from './commands/recommendation.ts';
+import { corpusOfRun } from './commands/trace.ts';
+import { sortLikeRun } from './runOrder.ts';
+import { packageVersion } from './version.ts';
+import { suggestOptions } from './suggest.ts';
+import { colorVerdicts, consoleStyle } from '../reports/console.ts';
+import { nodeTitles } from '../reports/html/titles.ts';
 
 
-const FORMATS = ['table', 'md', 'csv', 'json'] as const;
+const FORMATS = ['table', 'md', 'csv', 'json', 'html'] as const;
 
 function progressPrinter(quiet: boolean): (p: Progress) => void {
   if (quiet) return () => {};
@@ -92,21 +99,37 @@ async function cmdRun(args: {
   });
   const meta = reportMeta(outcome.manifest);
   const store = RunStore.open(outcome.dir);
+  const extra = { records: outcome.records, nodeTitle: nodeTitles(data.corpus) };
   for (const format of loaded.config.reports) {
     if (format === 'table') continue;
-    store.writeFile(`report.${format === 'md' ? 'md' : format}`, render(format, { summary: outcome.summary, meta }));
+    store.writeFile(`report.${format === 'md' ? 'md' : format}`, render(format, { summary: outcome.summary, meta, ...extra }));
   }
-  process.stdout.write(render(args.format, { summary: outcome.summary, meta }) + '\n');
+  printReport(render(args.format, { summary: outcome.summary, meta, ...extra, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
   process.stderr.write(`run folder: ${outcome.dir}\n`);
   return 0;
 }
 
-async function cmdReport(args: { runDir: string; format: ReportFormat; objective?: Objective; margin?: number }): Promise<number> {
+/** Console output: colour for verdicts only on a terminal (see reports/console.ts). */
+function printReport(text: string, format: ReportFormat): void {
+  // Only the console table is coloured; md, csv, json and html are files even when printed.
+  const shown = format === 'table' ? colorVerdicts(text, consoleStyle().color) : text;
+  process.stdout.write(shown + (text.endsWith('\n') ? '' : '\n'));
+}
+
+async function cmdReport(args: { runDir: string; format: ReportFormat; out?: string; objective?: Objective; margin?: number }): Promise<number> {
   const store = RunStore.open(args.runDir);
   const manifest = store.readManifest();
-  const records = store.readRecords();
+  // Records in the order the run summarised them, so the seeded bootstrap gives the same intervals.
+  const records = sortLikeRun(store.readRecords(), manifest);
   const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
-  process.stdout.write(render(args.format, { summary, meta: reportMeta(manifest) }) + '\n');
+  const nodeTitle = args.format === 'html' ? nodeTitles(await corpusOfRun(store)) : undefined;
+  const input = { summary, meta: reportMeta(manifest), records, ...(nodeTitle ? { nodeTitle } : {}) };
+  if (args.out) {
+    writeFileAtomic(args.out, render(args.format, input));
+    process.stderr.write(`wrote ${args.out}\n`);
+    return 0;
+  }
+  printReport(render(args.format, { ...input, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
   // Several variants: the frontier and the recommendation (human-readable formats only).
   if (args.format === 'table' || args.format === 'md') {
     const section = recommendationSection(manifest, records, { format: args.format as 'table' | 'md', ...(args.objective ? { objective: args.objective } : {}), margin: checkMargin(args.margin ?? 0) });
@@ -125,7 +148,15 @@ async function cmdInspect(args: { config: string; format: 'text' | 'json' }): Pr
   return 0;
 }
 
-function cmdStrategies(): number {
+function cmdStrategies(args: { format?: 'text' | 'json' } = {}): number {
+  if (args.format === 'json') {
+    const list = listStrategies().map((s) => {
+      const defaults = s.params.safeParse({});
+      return { name: s.name, description: s.description, defaults: defaults.success ? defaults.data : null };
+    });
+    process.stdout.write(JSON.stringify(list, null, 2) + '\n');
+    return 0;
+  }
   for (const s of listStrategies()) {
     const defaults = s.params.safeParse({});
     process.stdout.write(`${s.name}\n  ${s.description}\n  params (defaults): ${defaults.success ? JSON.stringify(defaults.data) : '(see README)'}\n`);
@@ -167,9 +198,11 @@ export function buildCli(argv: string[], setExit: (code: number) => void): Argv 
       (y) =>
         y
           .positional('runDir', { type: 'string', demandOption: true, describe: 'A run folder, e.g. runs/quickstart-20261129-101500Z' })
-          .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'table (console), md, csv or json' })
+          .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'table (console), md, csv, json or html (self-contained page)' })
+          .option('out', { type: 'string', describe: 'Write the report to this file instead of printing it' })
           .option('objective', { choices: OBJECTIVES, describe: 'For the frontier and recommendation (default: accuracy)' })
-          .option('margin', { type: 'number', describe: 'Shortfall from the best still counted as "not worse" (objective units, default 0)' }),
+          .option('margin', { type: 'number', describe: 'Shortfall from the best still counted as "not worse" (objective units, default 0)' })
+          .example('$0 report runs/quickstart-... --format html --out report.html', 'a page with charts and traces'),
       (a) => run(() => cmdReport(a as unknown as Parameters<typeof cmdReport>[0]))(),
     )
     .command('datasets', 'Dataset tools', (y) =>
@@ -185,20 +218,29 @@ export function buildCli(argv: string[], setExit: (code: number) => void): Argv 
         )
         .demandCommand(1, 'name a datasets subcommand: inspect'),
     )
-    .command('strategies', 'List the strategies and their parameters with defaults', () => {}, run(cmdStrategies));
+    .command(
+      'strategies',
+      'List the strategies and their parameters with defaults',
+      (y) => y.option('format', { choices: ['text', 'json'] as const, default: 'text' as const }),
+      (a) => run(() => cmdStrategies(a as unknown as Parameters<typeof cmdStrategies>[0]))(),
+    );
   for (const mod of commandModules(run)) cli = cli.command(mod);
-  return cli
+  cli = cli
     .demandCommand(1, 'name a command (see --help)')
     .strict()
     .recommendCommands()
     .help()
     .alias('h', 'help')
-    .version(false)
+    .version('version', 'Print the version', packageVersion())
     .exitProcess(false)
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
+    .wrap(Math.min(110, Number.isFinite(consoleStyle().width) ? consoleStyle().width : 100))
     .fail((msg, err) => {
-      throw err ?? new UsageError(msg);
+      if (err) throw err;
+      // Known option names of the command being parsed (yargs rebuilds the same instance for it).
+      const known = Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key).filter((k) => !/[A-Z]/.test(k));
+      throw new UsageError(suggestOptions(msg, known));
     });
+  return cli;
 }
 
 /** Runs the CLI and returns the exit code (never calls process.exit, so tests can drive it). */
@@ -209,7 +251,8 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (err) {
     const e = err as Error;
-    const known = e instanceof ConfigError || e instanceof DataError || e instanceof UsageError;
+    // ProviderConfigError by name: the provider modules load lazily and are not imported here.
+    const known = e instanceof ConfigError || e instanceof DataError || e instanceof UsageError || e?.name === 'ProviderConfigError';
     process.stderr.write(`treebench: ${redactSecrets(known ? e.message : e.stack ?? e.message)}\n`);
     if (e instanceof UsageError) process.stderr.write('Run `treebench --help` for usage.\n');
     return known ? 2 : 1;

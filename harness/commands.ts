@@ -10,9 +10,10 @@ import { treeCommand } from './commands/tree.ts';
 import { rejudgeCommand } from './commands/rejudge.ts';
 import { exportCommand } from './commands/export.ts';
 import { tuneCommand } from './commands/tune.ts';
+import { historyCommand } from './commands/history.ts';
 
 export type Runner = (fn: () => Promise<number> | number) => () => Promise<void>;
 
 export function commandModules(run: Runner): CommandModule[] {
-  return [traceCommand(run), compareCommand(run), gateCommand(run), baselineCommand(run), mergeCommand(run), rejudgeCommand(run), exportCommand(run), treeCommand(run), tuneCommand(run)];
+  return [traceCommand(run), compareCommand(run), gateCommand(run), baselineCommand(run), mergeCommand(run), rejudgeCommand(run), exportCommand(run), treeCommand(run), tuneCommand(run), historyCommand(run)];
 }

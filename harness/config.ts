@@ -82,7 +82,7 @@ export const configSchema = z
       .object({ enabled: z.boolean().default(false), dir: z.string().default('.treebench/cache') })
       .strict()
       .default({ enabled: false, dir: '.treebench/cache' }),
-    reports: z.array(z.enum(['table', 'md', 'csv', 'json'])).default(['md', 'csv']),
+    reports: z.array(z.enum(['table', 'md', 'csv', 'json', 'html'])).default(['md', 'csv']),
   })
   .strict();
 

@@ -11,13 +11,18 @@
 //    takes ~40 s). Pieces longer than MAX_PIECE_CHARS are cut into windows before encoding; the
 //    count of such runs (base64 blobs, minified data) may then be off by about one token per cut.
 import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
-import o200kRanks from 'js-tiktoken/ranks/o200k_base';
-import cl100kRanks from 'js-tiktoken/ranks/cl100k_base';
+import { createRequire } from 'node:module';
 import type { ChatMessage } from './types.ts';
 
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
-const RANKS: Record<EncodingName, TiktokenBPE> = { o200k_base: o200kRanks, cl100k_base: cl100kRanks };
+// Rank tables (megabytes of text) are loaded when an encoder is first built, not at start-up:
+// `treebench --help` and reports never count tokens.
+const requireCjs = createRequire(import.meta.url);
+const RANKS: Record<EncodingName, () => TiktokenBPE> = {
+  o200k_base: () => requireCjs('js-tiktoken/ranks/o200k_base') as TiktokenBPE,
+  cl100k_base: () => requireCjs('js-tiktoken/ranks/cl100k_base') as TiktokenBPE,
+};
 
 /** Pieces longer than this (UTF-16 units) are encoded in windows, see the header comment. */
 const MAX_PIECE_CHARS = 64;
@@ -59,7 +64,7 @@ function getEncoder(model?: string): Encoder {
   const name = encodingForModel(model);
   let enc = encoders.get(name);
   if (!enc) {
-    const ranks = RANKS[name];
+    const ranks = RANKS[name]();
     enc = { name, tiktoken: new Tiktoken(ranks), pattern: new RegExp(ranks.pat_str, 'gu'), pieceCounts: new Map(), lineCounts: new Map() };
     encoders.set(name, enc);
   }

@@ -1,7 +1,9 @@
 // Comparison reports (`treebench compare`): console table, Markdown, JSON. One row per
 // strategy × metric: A, B, delta with its interval, relative change, p (Holm), test,
 // wins/ties/losses, and a mark when the change is significant.
-import Table from 'cli-table3';
+import { fitTable, type FitColumn } from './fit.ts';
+import { wrapText } from './console.ts';
+import { renderCompareHtml } from './html/compare.ts';
 import type { ComparisonResult, MetricComparison, StrategyComparison } from '../harness/compare/paired.ts';
 import { escapeMarkdown } from './markdown.ts';
 import { fmtDeltaCi, fmtP, fmtRel, fmtValue, metricLabel } from './compareFormat.ts';
@@ -29,7 +31,7 @@ export interface CompareReport {
   result: ComparisonResult;
 }
 
-export const COMPARE_FORMATS = ['table', 'md', 'json'] as const;
+export const COMPARE_FORMATS = ['table', 'md', 'json', 'html'] as const;
 export type CompareFormat = (typeof COMPARE_FORMATS)[number];
 
 const MARK = { better: '▲ better', worse: '▼ worse' } as const;
@@ -105,20 +107,32 @@ function sides(report: CompareReport): [string, string] {
   return [label(report.baseline), label(report.candidate)];
 }
 
-export function renderCompareTable(report: CompareReport): string {
+/** Column priorities for a narrow terminal: what changed and whether it matters stay longest. */
+const COMPARE_PRIORITY = [0, 0, 6, 3, 3, 1, 5, 4, 7, 8, 1];
+
+export function renderCompareTable(report: CompareReport, width = Infinity): string {
   const [a, b] = sides(report);
-  const table = new Table({
-    head: head(report),
-    style: { head: [], border: [], compact: true },
-    colAligns: ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'right', 'left'],
-  });
-  for (const r of rows(report)) table.push(r);
+  const h = head(report);
+  const body = rows(report);
+  const aligns = ['left', 'left', 'right', 'right', 'right', 'right', 'right', 'right', 'left', 'right', 'left'] as const;
+  const columns: FitColumn[] = h.map((title, i) => ({
+    head: title,
+    priority: COMPARE_PRIORITY[i]!,
+    align: aligns[i]!,
+    cells: body.map((r) => r[i]!),
+    // Δ without its interval when space runs out.
+    ...(i === 5 ? { condensed: body.map((r) => r[i]!.replace(/ \[.*\]$/, '')) } : {}),
+  }));
+  const fitted = fitTable(columns, body.length, width);
+  const table = { toString: () => fitted.text };
   const lines = report.mode === 'within'
     ? [`treebench compare (within run ${report.baseline.runId}) · dataset ${report.baseline.dataset}`, `A = baseline strategy, B = each other strategy`]
     : [`treebench compare · dataset ${report.baseline.dataset}`, `A (baseline):  ${a}`, `B (candidate): ${b}`];
   if (report.forced.length) lines.push(`FORCED despite: ${report.forced.join('; ')}`);
   if (report.notes.length) lines.push(`differences: ${report.notes.join('; ')}`);
   lines.push(table.toString(), ...pairingLines(report.result.comparisons), ...legend(report));
+  if (fitted.dropped.length || fitted.condensed.length) lines.push(`narrowed to fit ${width} columns:${fitted.condensed.length ? ` ${fitted.condensed.join(', ')} without interval;` : ''}${fitted.dropped.length ? ` hidden ${fitted.dropped.join(', ')};` : ''} full table: --format md or json`);
+  if (Number.isFinite(width)) return lines.flatMap((l) => (l === fitted.text ? [l] : wrapText(l, width))).join('\n');
   if (report.baseline.offline || report.candidate.offline) lines.push(`${OFFLINE_LABEL}: these numbers measure retrieval, not LLM answer quality`);
   return lines.join('\n');
 }
@@ -151,8 +165,9 @@ export function renderCompareJson(report: CompareReport): string {
   return JSON.stringify({ format: 'treebench-compare', version: 1, ...report }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
 }
 
-export function renderCompare(format: CompareFormat, report: CompareReport): string {
+export function renderCompare(format: CompareFormat, report: CompareReport, opts: { width?: number } = {}): string {
   if (format === 'md') return renderCompareMarkdown(report);
   if (format === 'json') return renderCompareJson(report);
-  return renderCompareTable(report);
+  if (format === 'html') return renderCompareHtml(report);
+  return renderCompareTable(report, opts.width);
 }

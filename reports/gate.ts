@@ -1,6 +1,7 @@
 // Gate reports: console text, Markdown (PR comment / $GITHUB_STEP_SUMMARY) and JUnit XML
 // (one test case per strategy × rule).
-import Table from 'cli-table3';
+import { fitTable, type FitColumn } from './fit.ts';
+import { wrapText } from './console.ts';
 import type { GateCheck, GateEvaluation } from '../harness/gate/evaluate.ts';
 import { raw } from '../harness/gate/evaluate.ts';
 import type { RunLabel } from './compare.ts';
@@ -47,10 +48,21 @@ function cells(c: GateCheck, priced: boolean): string[] {
 
 const HEAD = ['strategy', 'rule', 'baseline', 'candidate', 'Δ [CI]', 'p', 'detail'];
 
-export function renderGateText(r: GateReport): string {
+/** Column priorities for a narrow terminal (status, strategy, rule and Δ stay longest). */
+const GATE_PRIORITY = [0, 0, 1, 4, 4, 2, 3];
+
+export function renderGateText(r: GateReport, width = Infinity): string {
   const priced = r.baseline.priced && r.candidate.priced;
-  const table = new Table({ head: ['', ...HEAD.slice(0, 6)], style: { head: [], border: [], compact: true } });
-  for (const c of r.evaluation.checks) table.push([STATUS_TEXT[c.status], ...cells(c, priced).slice(0, 6)]);
+  const rows = r.evaluation.checks.map((c) => [STATUS_TEXT[c.status], ...cells(c, priced).slice(0, 6)]);
+  const columns: FitColumn[] = ['', ...HEAD.slice(0, 6)].map((head, i) => ({
+    head,
+    priority: GATE_PRIORITY[i]!,
+    align: i >= 3 ? 'right' : 'left',
+    cells: rows.map((row) => row[i]!),
+    ...(i === 5 ? { condensed: rows.map((row) => row[i]!.replace(/ \[.*\]$/, '')) } : {}),
+  }));
+  const fitted = fitTable(columns, rows.length, width);
+  const table = { toString: () => fitted.text };
   const lines = [
     `treebench gate: ${verdict(r.evaluation)}`,
     `baseline:  ${r.baseline.ref} (${r.baseline.runId})`,
@@ -60,7 +72,9 @@ export function renderGateText(r: GateReport): string {
   if (r.forced.length) lines.push(`FORCED despite: ${r.forced.join('; ')}`);
   if (r.notes.length) lines.push(`differences: ${r.notes.join('; ')}`);
   lines.push(table.toString());
+  if (fitted.dropped.length || fitted.condensed.length) lines.push(`narrowed to fit ${width} columns:${fitted.condensed.length ? ` Δ without interval;` : ''}${fitted.dropped.length ? ` hidden ${fitted.dropped.join(', ')};` : ''} full table: --summary-md or --format json`);
   for (const c of r.evaluation.checks.filter((x) => x.status === 'fail')) lines.push(`FAIL ${c.strategy}: ${c.message}`);
+  if (Number.isFinite(width)) return lines.flatMap((l) => (l === fitted.text ? [l] : wrapText(l, width))).join('\n');
   return lines.join('\n');
 }
 

@@ -1,7 +1,9 @@
 // Console table (cli-table3): one row per strategy with the numbers people compare first.
 // Evidence recall is shown at the finest level the dataset has gold for (node, else page, else
-// doc), and the column header says which. No colours: the output is read in CI logs and files.
-import Table from 'cli-table3';
+// doc), and the column header says which. In a terminal the table fits its width (reports/fit.ts:
+// intervals condensed, then the least important columns hidden, with a note); colour only there.
+import { fitTable, type FitColumn } from './fit.ts';
+import { paint, wrapText } from './console.ts';
 import type { ReportInput } from './types.ts';
 import type { ConfidenceInterval, StrategySummary } from '../harness/metrics/summary.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
@@ -39,48 +41,41 @@ export function repeatLine(s: StrategySummary, maxFlaky = 8): string | null {
   return `${s.strategy}: accuracy across repeats ${pct(r.accuracy.mean)} (${sd}${r.repeats} repeats, min ${pct(r.accuracy.min)}, max ${pct(r.accuracy.max)}); ${flaky}`;
 }
 
-export function renderTable({ summary, meta }: ReportInput): string {
+export function renderTable({ summary, meta, width = Infinity, color = false }: ReportInput): string {
   const strategies = orderedStrategies(summary, meta);
   const level = headlineLevel(strategies);
-  const table = new Table({
-    head: [
-      'strategy',
-      'n',
-      'accuracy',
-      'F1',
-      level ? `${atK('recall', summary.k)} (${level})` : 'recall',
-      'calls/q',
-      'tokens/q',
-      '$/q',
-      'p50',
-      'p95',
-      'errors',
-    ],
-    style: { head: [], border: [], compact: true },
-    colAligns: ['left', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right', 'right'],
+  const col = (head: string, priority: number, cell: (s: StrategySummary) => string, short?: (s: StrategySummary) => string): FitColumn => ({
+    head,
+    priority,
+    align: priority === 0 ? 'left' : 'right',
+    cells: strategies.map(cell),
+    ...(short ? { condensed: strategies.map(short) } : {}),
   });
-  for (const s of strategies) {
-    const recall = level ? s.retrieval[level] : null;
-    table.push([
-      s.strategy,
-      String(s.records),
-      pct(s.accuracy, s.intervals?.accuracy),
-      pct(s.f1, s.intervals?.f1),
-      recall ? pct(recall.recall, s.intervals?.[`retrieval.${level!}.recall`]) : NA,
-      plusMinus(s.callsPerQuestion, s.intervals?.callsPerQuestion, num),
-      plusMinus(s.tokensPerQuestion, s.intervals?.tokensPerQuestion, num),
-      plusMinus(s.costPerQuestion, s.intervals?.costPerQuestion, (v) => usd(v, meta.priced), usdHalfWidth(s.costPerQuestion)),
-      ms(s.latencyMs.p50),
-      plusMinus(s.latencyMs.p95, s.intervals?.['latencyMs.p95'], ms),
-      errors(s),
-    ]);
-  }
+  const rate = (x: number | null | undefined, ci: ConfidenceInterval | undefined) => (x === null || x === undefined || !ci ? pct(x) : plusMinus(x, ci, pct, (h) => (h * 100).toFixed(1)));
+  const recallOf = (s: StrategySummary) => (level ? s.retrieval[level] : null);
+  const recallCi = (s: StrategySummary) => (level ? s.intervals?.[`retrieval.${level}.recall`] : undefined);
+  const cost = (s: StrategySummary) => usd(s.costPerQuestion, meta.priced);
+  // Priority: what people compare first stays longest (accuracy, recall, $, p95, errors).
+  const columns: FitColumn[] = [
+    col('strategy', 0, (s) => s.strategy),
+    col('n', 7, (s) => String(s.records)),
+    col('accuracy', 1, (s) => pct(s.accuracy, s.intervals?.accuracy), (s) => rate(s.accuracy, s.intervals?.accuracy)),
+    col('F1', 9, (s) => pct(s.f1, s.intervals?.f1), (s) => pct(s.f1)),
+    col(level ? `${atK('recall', summary.k)} (${level})` : 'recall', 2, (s) => { const r = recallOf(s); return r ? pct(r.recall, recallCi(s)) : NA; }, (s) => { const r = recallOf(s); return r ? rate(r.recall, recallCi(s)) : NA; }),
+    col('calls/q', 6, (s) => plusMinus(s.callsPerQuestion, s.intervals?.callsPerQuestion, num), (s) => num(s.callsPerQuestion)),
+    col('tokens/q', 10, (s) => plusMinus(s.tokensPerQuestion, s.intervals?.tokensPerQuestion, num), (s) => num(s.tokensPerQuestion)),
+    col('$/q', 3, (s) => plusMinus(s.costPerQuestion, s.intervals?.costPerQuestion, (v) => usd(v, meta.priced), usdHalfWidth(s.costPerQuestion)), cost),
+    col('p50', 8, (s) => ms(s.latencyMs.p50)),
+    col('p95', 4, (s) => plusMinus(s.latencyMs.p95, s.intervals?.['latencyMs.p95'], ms), (s) => ms(s.latencyMs.p95)),
+    col('errors', 5, (s) => paint(errors(s), 'red', color && s.errors > 0)),
+  ];
+  const fitted = fitTable(columns, strategies.length, width);
 
   const repeats = meta.repeats && meta.repeats > 1 ? ` × ${meta.repeats} repeats` : '';
   const lines = [
-    `treebench run ${meta.runId} · config ${meta.config} · dataset ${meta.dataset} (${meta.questions} questions${repeats})`,
-    `model ${modelLabel(meta)}`,
-    table.toString(),
+    ...wrapText(`treebench run ${meta.runId} · config ${meta.config} · dataset ${meta.dataset} (${meta.questions} questions${repeats})`, width),
+    ...wrapText(`model ${modelLabel(meta)}`, width),
+    fitted.text,
   ];
   const notes: string[] = [];
   if (level) notes.push(`recall: ${level}-level evidence recall${summary.k !== undefined ? ` in the top ${summary.k}` : ''}`);
@@ -88,10 +83,12 @@ export function renderTable({ summary, meta }: ReportInput): string {
   if (summary.ci) notes.push(`[lo, hi]: ${Math.round(summary.ci.level * 100)}% ${summary.ci.method} interval; ±: its larger side`);
   if (!meta.priced) notes.push('unpriced: the model has no entry in the price table');
   else if (meta.pricedAs) notes.push(`$: calls priced as ${meta.pricedAs} (configs/prices.yaml)`);
+  if (fitted.condensed.length) notes.push(`narrowed to fit ${width} columns: ${fitted.condensed.join(', ')} without [lo, hi] (±: larger side) or intervals`);
+  if (fitted.dropped.length) notes.push(`hidden to fit ${width} columns: ${fitted.dropped.join(', ')} (full table: --format md, or the run's report files)`);
   notes.push(...tokenNotes(summary));
   if (meta.offline) notes.push('offline reasoner: these numbers measure the harness and retrieval, not LLM answer quality');
-  lines.push(...notes, ...judgeLines(strategies, meta.priced));
+  lines.push(...[...notes, ...judgeLines(strategies, meta.priced)].flatMap((n) => wrapText(n, width)));
   const repeatLines = strategies.map((s) => repeatLine(s)).filter((l): l is string => l !== null);
-  if (repeatLines.length) lines.push('repeats (spread of per-repeat accuracy; flaky = correctness differs between repeats):', ...repeatLines.map((l) => `  ${l}`));
+  if (repeatLines.length) lines.push(...wrapText('repeats (spread of per-repeat accuracy; flaky = correctness differs between repeats):', width), ...repeatLines.flatMap((l) => wrapText(l, width, '  ')));
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@
 // reasoner, whether costs are real). The runner fills it from the manifest (see meta.ts).
 import type { RunSummary } from '../harness/metrics/summary.ts';
 import type { ParameterTable } from './parameters.ts';
+import type { RunRecord } from '../harness/types.ts';
 
 export interface ReportMeta {
   runId: string;
@@ -36,6 +37,13 @@ export interface ReportMeta {
 export interface ReportInput {
   summary: RunSummary;
   meta: ReportMeta;
+  /** The run's records, for reports that show questions (HTML matrix, latency distributions). */
+  records?: readonly RunRecord[];
+  /** Node title lookup for search traces, when the corpus is at hand. */
+  nodeTitle?: (docId: string, nodeId: string) => string | null;
+  /** Console only: columns to fit the table into (default: unlimited) and whether to use colour. */
+  width?: number;
+  color?: boolean;
 }
 
 export interface Renderer {

@@ -18,12 +18,14 @@ export function baselineCommand(run: Runner): CommandModule {
               .positional('run', { type: 'string', demandOption: true, describe: 'Run folder' })
               .option('name', { type: 'string', demandOption: true, describe: 'Baseline name, e.g. main' })
               .option('dir', { type: 'string', default: DEFAULT_BASELINES_DIR, describe: 'Folder of baselines' })
-              .option('force', { type: 'boolean', describe: 'Save even if the run did not finish' }),
+              .option('force', { type: 'boolean', describe: 'Save even if the run did not finish' })
+              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const }),
           (a) =>
             run(() => {
-              const args = a as unknown as { run: string; name: string; dir: string; force?: boolean };
+              const args = a as unknown as { run: string; name: string; dir: string; force?: boolean; format?: 'text' | 'json' };
               const b = saveBaseline(args.run, args.name, { dir: args.dir, allowUnfinished: Boolean(args.force) });
-              process.stdout.write(`saved baseline "${b.name}" → ${b.dir} (run ${b.runId}, ${b.dataset}, ${b.records} records, strategies ${b.strategies.join(', ')})\n`);
+              if (args.format === 'json') process.stdout.write(JSON.stringify(b, null, 2) + '\n');
+              else process.stdout.write(`saved baseline "${b.name}" → ${b.dir} (run ${b.runId}, ${b.dataset}, ${b.records} records, strategies ${b.strategies.join(', ')})\n`);
               return 0;
             })(),
         )

@@ -10,6 +10,7 @@ import { assertComparable, comparability, loadRun, strategyIds, strategyRecords,
 import { DEFAULT_BASELINES_DIR } from '../baselines.ts';
 import { COMPARE_FORMATS, renderCompare, type CompareFormat, type CompareReport } from '../../reports/compare.ts';
 import type { Runner } from '../commands.ts';
+import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import { checkAlpha, checkResamples, headlineLevel, resolveMetrics, runLabel, splitList } from './shared.ts';
 
 export interface CompareArgs {
@@ -134,9 +135,12 @@ export function compareCommand(run: Runner): CommandModule {
     handler: (a) =>
       run(() => {
         const args = a as unknown as CompareArgs & { format: CompareFormat; out?: string };
-        const text = renderCompare(args.format, buildComparison(args));
+        const report = buildComparison(args);
+        const text = renderCompare(args.format, report);
         if (args.out) writeFileSync(args.out, text.endsWith('\n') ? text : text + '\n');
-        process.stdout.write(text.endsWith('\n') ? text : text + '\n');
+        const style = consoleStyle();
+        const shown = args.format === 'table' ? colorVerdicts(renderCompare(args.format, report, style), style.color) : text;
+        process.stdout.write(shown.endsWith('\n') ? shown : shown + '\n');
         return 0;
       })(),
   };

@@ -13,6 +13,7 @@ import { evaluateGate } from '../gate/evaluate.ts';
 import { loadGateRules } from '../gate/rules.ts';
 import { renderGateJunit, renderGateMarkdown, renderGateText, type GateReport } from '../../reports/gate.ts';
 import type { Runner } from '../commands.ts';
+import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import { headlineLevel, runLabel, splitList } from './shared.ts';
 
 export const DEFAULT_GATE_RULES = fileURLToPath(new URL('../../configs/gates.yaml', import.meta.url));
@@ -96,17 +97,23 @@ export function gateCommand(run: Runner): CommandModule {
         .option('seed', { type: 'number', describe: "Resampling seed (default: the baseline run's seed)" })
         .option('baselines-dir', { type: 'string', default: DEFAULT_BASELINES_DIR, describe: 'Where named baselines live' })
         .option('quiet', { type: 'boolean', describe: 'Print only the verdict line' })
+        .option('format', { choices: ['table', 'json'] as const, default: 'table' as const, describe: 'What to print: the verdict table, or the whole evaluation as JSON' })
         .example('$0 gate --baseline main --candidate runs/pr-123 --junit gate.xml --summary-md gate.md', 'PR gate against the saved baseline "main"'),
     handler: (argv) =>
       run(() => {
-        const args = argv as unknown as GateArgs & { summaryMd?: string; junit?: string; quiet?: boolean };
+        const args = argv as unknown as GateArgs & { summaryMd?: string; junit?: string; quiet?: boolean; format?: 'table' | 'json' };
         const report = buildGate(args);
         const md = renderGateMarkdown(report);
         if (args.summaryMd) write(args.summaryMd, md);
         if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, md + '\n');
         if (args.junit) write(args.junit, renderGateJunit(report));
-        const text = renderGateText(report);
-        process.stdout.write((args.quiet ? text.split('\n')[0] : text) + '\n');
+        if (args.format === 'json') {
+          process.stdout.write(JSON.stringify({ format: 'treebench-gate', version: 1, ...report }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n');
+          return report.evaluation.passed ? 0 : 1;
+        }
+        const style = consoleStyle();
+        const text = renderGateText(report, style.width);
+        process.stdout.write(colorVerdicts(args.quiet ? text.split('\n')[0]! : text, style.color) + '\n');
         return report.evaluation.passed ? 0 : 1;
       })(),
   };

@@ -5,6 +5,7 @@ import { render } from '../../reports/index.ts';
 import { reportMeta } from '../../reports/meta.ts';
 import { RunStore } from '../runStore.ts';
 import type { Runner } from '../commands.ts';
+import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 
 export function mergeCommand(run: Runner): CommandModule {
   return {
@@ -25,8 +26,11 @@ export function mergeCommand(run: Runner): CommandModule {
         // The same report files `treebench run` writes for the config's `reports`.
         const store = RunStore.open(outcome.dir);
         const formats = ((outcome.manifest.config as { reports?: string[] } | null)?.reports ?? []).filter((f) => f !== 'table');
-        for (const format of formats) store.writeFile(`report.${format}`, render(format, { summary: outcome.summary, meta }));
-        process.stdout.write(render(args.format, { summary: outcome.summary, meta }) + '\n');
+        const records = outcome.records;
+        for (const format of formats) store.writeFile(`report.${format}`, render(format, { summary: outcome.summary, meta, records }));
+        const style = consoleStyle();
+        const text = render(args.format, { summary: outcome.summary, meta, records, ...(args.format === 'table' ? style : {}) });
+        process.stdout.write((args.format === 'table' ? colorVerdicts(text, style.color) : text) + '\n');
         process.stderr.write(`merged ${args.shards.length} shards (${outcome.manifest.questionIds.length} questions, ${outcome.records.length} records) into ${outcome.dir}\n`);
         return 0;
       })(),

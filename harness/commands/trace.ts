@@ -10,7 +10,7 @@ import { formatTrace } from '../../reports/trace.ts';
 import type { Runner } from '../commands.ts';
 
 /** Reloads the run's corpus for node titles; the trace still prints (ids only) if it cannot. */
-async function corpusOfRun(store: RunStore): Promise<Corpus | null> {
+export async function corpusOfRun(store: RunStore): Promise<Corpus | null> {
   try {
     const manifest = store.readManifest();
     const { config } = validateConfig(manifest.config);
@@ -31,10 +31,12 @@ export function traceCommand(run: Runner): CommandModule {
         .option('question', { type: 'string', demandOption: true, describe: 'Question id' })
         .option('strategy', { type: 'string', describe: 'Strategy id (default: every strategy in the run)' })
         .option('repeat', { type: 'number', default: 0 })
+        .option('full', { type: 'boolean', describe: 'Print every line whole (default: lines are cut to the terminal width)' })
+        .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'text, or the records (trace, evidence, scores) as JSON' })
         .example('$0 trace runs/quickstart-... --question sample-001 --strategy layerwise', ''),
     handler: (argv) =>
       run(async () => {
-        const a = argv as unknown as { runDir: string; question: string; strategy?: string; repeat: number };
+        const a = argv as unknown as { runDir: string; question: string; strategy?: string; repeat: number; full?: boolean; format?: 'text' | 'json' };
         const store = RunStore.open(a.runDir);
         const records = store.readRecords().filter((r) => r.questionId === a.question && r.repeat === a.repeat && (!a.strategy || r.strategy === a.strategy));
         if (!records.length) {
@@ -45,8 +47,13 @@ export function traceCommand(run: Runner): CommandModule {
             known ? `no record for question "${a.question}" with strategy "${a.strategy}" (strategies in this run: ${strategies})` : `question "${a.question}" is not in ${a.runDir} (e.g. ${all.slice(0, 3).map((r) => r.questionId).join(', ')})`,
           );
         }
+        if (a.format === 'json') {
+          process.stdout.write(JSON.stringify(records, null, 2) + '\n');
+          return 0;
+        }
         const corpus = await corpusOfRun(store);
-        process.stdout.write(records.map((r) => formatTrace(r, corpus, { width: Math.max(80, process.stdout.columns ?? 110) })).join('\n\n' + '─'.repeat(60) + '\n\n') + '\n');
+        const width = a.full ? Infinity : Math.max(80, process.stdout.columns ?? 110);
+        process.stdout.write(records.map((r) => formatTrace(r, corpus, { width })).join('\n\n' + '─'.repeat(60) + '\n\n') + '\n');
         return 0;
       })(),
   };

@@ -5,8 +5,26 @@
 // how many attempts a request took, and every call log records its retries.
 import { inspect } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { createRequire } from 'node:module';
 import { redactSecrets, registerSecret } from '../secrets.ts';
+
+// The SDK is loaded on first use (through its CommonJS build, synchronously): it takes a few
+// hundred milliseconds that `treebench --help`, reports and offline runs do not need. Every
+// value use below goes through sdk(), so clients and the error classes checked come from one copy.
+const requireCjs = createRequire(import.meta.url);
+let loadedSdk: typeof OpenAI | undefined;
+function sdk(): typeof OpenAI {
+  if (loadedSdk) return loadedSdk;
+  try {
+    loadedSdk = (requireCjs('openai') as { default: typeof OpenAI }).default;
+  } catch (err) {
+    // An optional peer dependency of the published package (the offline quickstart needs none).
+    if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') throw new ProviderConfigError('the openai provider and embedder need the "openai" package: npm install openai@6');
+    throw err;
+  }
+  return loadedSdk;
+}
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
@@ -118,7 +136,8 @@ const redactingLogger = {
 const format = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 4 }))).join(' ');
 
 export function createClient(conn: ResolvedConnection, opts: OpenAIConnectionOptions): OpenAI {
-  return new OpenAI({
+  const OpenAISdk = sdk();
+  return new OpenAISdk({
     apiKey: conn.apiKey,
     baseURL: conn.baseURL,
     maxRetries: 0,
@@ -141,14 +160,14 @@ interface Classified {
 }
 
 export function classifyError(err: unknown): Classified {
-  if (err instanceof OpenAI.APIUserAbortError) return { retryable: false, aborted: true, message: 'request aborted' };
-  if (err instanceof OpenAI.APIConnectionTimeoutError) return { retryable: true, code: 'timeout', message: 'request timed out' };
-  if (err instanceof OpenAI.APIConnectionError) {
+  if (err instanceof sdk().APIUserAbortError) return { retryable: false, aborted: true, message: 'request aborted' };
+  if (err instanceof sdk().APIConnectionTimeoutError) return { retryable: true, code: 'timeout', message: 'request timed out' };
+  if (err instanceof sdk().APIConnectionError) {
     const cause = (err as { cause?: { message?: string; code?: string; cause?: { code?: string } } }).cause;
     const detail = cause?.cause?.code ?? cause?.code ?? cause?.message;
     return { retryable: true, code: 'connection', message: `connection error${detail ? ` (${detail})` : ''}` };
   }
-  if (err instanceof OpenAI.APIError) {
+  if (err instanceof sdk().APIError) {
     const status = err.status;
     const headers = err.headers;
     const code = err.code ?? undefined;

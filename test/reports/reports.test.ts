@@ -221,7 +221,7 @@ describe('json', () => {
 describe('renderer registry', () => {
   it('has the four built-in formats with extensions', () => {
     expect(reportFormats()).toEqual(expect.arrayContaining(['table', 'md', 'csv', 'json']));
-    expect(Object.keys(renderers)).toEqual(['table', 'md', 'csv', 'json']);
+    expect(Object.keys(renderers)).toEqual(['table', 'md', 'csv', 'json', 'html']);
     expect(getRenderer('md').extension).toBe('md');
     expect(getRenderer('csv').extension).toBe('csv');
   });

@@ -1,0 +1,61 @@
+// `treebench history <runs…|folder>`: metrics per strategy across runs, with interval bands and
+// only the significant night-over-night changes flagged (see harness/history/build.ts).
+import type { Argv, CommandModule } from 'yargs';
+import { buildHistory, findRunDirs } from '../history/build.ts';
+import { HISTORY_FORMATS, renderHistory, type HistoryFormat } from '../../reports/history.ts';
+import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
+import { writeFileAtomic } from '../atomicFile.ts';
+import type { Runner } from '../commands.ts';
+import { checkAlpha, checkResamples, headlineLevel, resolveMetrics, splitList } from './shared.ts';
+import { loadRun } from '../compare/runs.ts';
+
+interface HistoryArgs {
+  runs: string[];
+  metric?: string[];
+  strategies?: string[];
+  alpha: number;
+  resamples: number;
+  seed?: number;
+  format: HistoryFormat;
+  out?: string;
+}
+
+export function historyCommand(run: Runner): CommandModule {
+  return {
+    command: 'history <runs..>',
+    describe: 'Metrics per strategy across runs in time order, with interval bands; flags only significant changes between consecutive runs',
+    builder: (y: Argv) =>
+      y
+        .positional('runs', { type: 'string', array: true, demandOption: true, describe: 'Run folders, or folders holding run folders' })
+        .option('metric', { type: 'array', string: true, default: ['accuracy', 'costPerQuestion'], describe: 'Metric names or paths (as in compare --metrics)' })
+        .option('strategies', { type: 'array', string: true, describe: 'Only these strategy ids' })
+        .option('alpha', { type: 'number', default: 0.05, describe: 'Significance level for the night-over-night tests' })
+        .option('resamples', { type: 'number', default: 10_000, describe: 'Permutation / bootstrap resamples' })
+        .option('seed', { type: 'number', describe: "Resampling seed (default: each later run's seed)" })
+        .option('format', { choices: HISTORY_FORMATS, default: 'table' as HistoryFormat })
+        .option('out', { type: 'string', describe: 'Write the report to this file instead of printing it' })
+        .example('$0 history runs/history --format html --out history.html', 'every run in a folder, as a page with charts'),
+    handler: (argv) =>
+      run(() => {
+        const a = argv as unknown as HistoryArgs;
+        const dirs = findRunDirs(a.runs);
+        const level = headlineLevel(...dirs.slice(0, 1).map((d) => loadRun(d).records));
+        const report = buildHistory(dirs, {
+          metrics: resolveMetrics(splitList(a.metric), level, '--metric'),
+          strategies: splitList(a.strategies),
+          alpha: checkAlpha(a.alpha),
+          resamples: checkResamples(a.resamples),
+          ...(a.seed !== undefined ? { seed: a.seed } : {}),
+        });
+        if (a.out) {
+          writeFileAtomic(a.out, renderHistory(a.format, report));
+          process.stderr.write(`wrote ${a.out}\n`);
+          return 0;
+        }
+        const style = consoleStyle();
+        const text = renderHistory(a.format, report, style);
+        process.stdout.write((a.format === 'table' ? colorVerdicts(text, style.color) : text).replace(/\n?$/, '\n'));
+        return 0;
+      })(),
+  };
+}

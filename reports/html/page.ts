@@ -1,0 +1,53 @@
+// The page shell shared by the HTML reports: one file, inline CSS, an optional inline script
+// allowed by its hash in a Content-Security-Policy that forbids every network fetch. Opening the
+// file from disk needs nothing else, and even a string that escaped escaping could not run.
+import { createHash } from 'node:crypto';
+import { esc } from './escape.ts';
+
+const CSS = `
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0 auto;max-width:1100px;padding:16px 24px;color:#222}
+h1{font-size:20px;margin:8px 0}h2{font-size:16px;margin:28px 0 8px;border-bottom:1px solid #ddd}
+.meta{color:#555;margin:2px 0}.banner{background:#fff4d6;border:1px solid #e8c96b;padding:6px 10px;margin:8px 0}
+table{border-collapse:collapse;margin:6px 0;font-size:13px}.scroll{overflow-x:auto;max-width:100%}th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;white-space:nowrap}
+th:first-child,td:first-child{text-align:left}thead th{background:#f4f4f4}
+.charts{display:flex;flex-wrap:wrap;gap:16px}.chart{margin:0}.chart figcaption{font-weight:600;margin-bottom:4px}
+.note,.empty{color:#666;font-size:12px}
+.matrix td{padding:0;border:1px solid #eee}.matrix th{font-weight:normal;font-size:12px}
+.matrix button{width:100%;min-width:44px;border:0;padding:2px 6px;cursor:pointer;font:inherit}
+.cell-correct{background:#cdebc6}.cell-wrong{background:#f6d0cc}.cell-error{background:#555;color:#fff}.cell-mixed{background:#f3e3b3}
+.matrix td.q{max-width:420px;overflow:hidden;text-overflow:ellipsis;font-size:12px}
+#detail{position:sticky;bottom:0;background:#fafafa;border:1px solid #ccc;padding:8px 12px;max-height:45vh;overflow:auto;display:none}
+#detail.open{display:block}#detail pre{white-space:pre-wrap;margin:2px 0 8px}#detail h3{margin:4px 0}
+.up{color:#2a7d2a}.down{color:#c0392b}.fail{color:#c0392b;font-weight:600}
+`;
+
+export interface Page {
+  title: string;
+  body: string;
+  /** Inline script (no external source); allowed by its SHA-256 in the page's CSP. */
+  script?: string;
+}
+
+export function htmlPage(page: Page): string {
+  const script = page.script ?? '';
+  const hash = script ? `'sha256-${createHash('sha256').update(script).digest('base64')}'` : "'none'";
+  const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${hash}; base-uri 'none'; form-action 'none'`;
+  return [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${esc(page.title)}</title><style>${CSS}</style></head><body>`,
+    page.body,
+    script ? `<script>${script}</script>` : '',
+    '</body></html>',
+    '',
+  ].join('\n');
+}
+
+/** A plain table from already-escaped cell HTML. */
+export function htmlTable(head: string[], rows: string[][], cls = ''): string {
+  const th = head.map((h) => `<th>${h}</th>`).join('');
+  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
+  return `<div class="scroll"><table${cls ? ` class="${cls}"` : ''}><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+}

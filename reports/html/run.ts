@@ -1,0 +1,202 @@
+// The HTML report of one run: summary with intervals, accuracy and recall against $/question
+// and p95 latency (one point per strategy, interval whiskers, Pareto frontier), latency
+// distributions, the per-tag table, and a question × strategy matrix whose cells open that
+// record's answer, gold, evidence and search trace. Self-contained (see page.ts).
+import type { RunRecord, TraceStep } from '../../harness/types.ts';
+import type { StrategySummary } from '../../harness/metrics/summary.ts';
+import type { ReportInput } from '../types.ts';
+import { errors, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, usd } from '../format.ts';
+import { boxPlot, colour, scatterChart, type ScatterPoint } from './charts.ts';
+import { gzipSync } from 'node:zlib';
+import { esc } from './escape.ts';
+import { htmlPage, htmlTable } from './page.ts';
+import { MATRIX_SCRIPT } from './matrixScript.ts';
+
+export interface HtmlRunInput extends ReportInput {
+  /** The run's records (latest per strategy × question × repeat); without them, no matrix or distributions. */
+  records?: readonly RunRecord[];
+  /** Node title lookup for the traces; ids alone are hard to follow. */
+  nodeTitle?: (docId: string, nodeId: string) => string | null;
+}
+
+/** What the page's script needs of a record; call logs and scores beyond `correct` stay out. */
+interface CompactRecord {
+  q: string;
+  s: string;
+  r: number;
+  question: string;
+  answer: string;
+  gold: string[];
+  correct: boolean;
+  error: string | null;
+  f1: number | null;
+  recall: number | null;
+  calls: number;
+  costUsd: number;
+  latencyMs: number;
+  stop: string | null;
+  evidence: string[];
+  trace: string[];
+}
+
+const MAX_REASON = 400;
+
+function traceLine(step: TraceStep, title: (d: string, n: string) => string | null): string {
+  const t = step.docId && step.nodeId ? title(step.docId, step.nodeId) : null;
+  const target = step.nodeId ? `${step.docId ? `${step.docId}/` : ''}${step.nodeId}${t ? ` "${t}"` : ''}` : step.docId ?? '';
+  const reason = step.reason ? ` — ${step.reason.replace(/\s+/g, ' ').slice(0, MAX_REASON)}` : '';
+  const bits = [`${'  '.repeat(Math.max(0, step.depth ?? 0))}${step.action}`, target, `[${step.source}]`, step.score !== undefined ? `score ${Number(step.score.toFixed(3))}` : '', step.pages ? `pages ${step.pages[0]}-${step.pages[1]}` : ''];
+  return `${String(step.step).padStart(3)} ${bits.filter(Boolean).join(' ')}${reason}`;
+}
+
+function compact(r: RunRecord, title: (d: string, n: string) => string | null): CompactRecord {
+  const level = r.retrieval ? (['node', 'page', 'doc'] as const).find((l) => r.retrieval?.[l]) : undefined;
+  return {
+    q: r.questionId,
+    s: r.strategy,
+    r: r.repeat,
+    question: r.question,
+    answer: r.answer,
+    gold: r.gold,
+    correct: !r.error && Boolean(r.scores?.correct),
+    error: r.error,
+    f1: r.scores ? r.scores.f1 : null,
+    recall: level ? r.retrieval![level]!.recall : null,
+    calls: r.calls,
+    costUsd: r.costUsd,
+    latencyMs: r.latencyMs,
+    stop: r.stopReason ?? r.budgetExhausted ?? null,
+    evidence: r.evidence.map((e) => `${e.rank}. ${e.docId}/${e.nodeId}${e.title ? ` "${e.title}"` : ''}${e.pages ? ` pages ${e.pages[0]}-${e.pages[1]}` : ''}`),
+    trace: r.trace.map((s) => traceLine(s, title)),
+  };
+}
+
+function summaryTable(strategies: StrategySummary[], priced: boolean, level: ReturnType<typeof headlineLevel>): string {
+  const head = ['strategy', 'n', 'accuracy [95% CI]', 'F1', level ? `recall (${level})` : 'recall', 'calls/q', 'tokens/q', '$/q', 'p50', 'p95', 'errors'];
+  const rows = strategies.map((s) => {
+    const ci = s.intervals;
+    const withCi = (v: number, c: { lo: number; hi: number } | undefined, f: (x: number) => string) => (c ? `${f(v)} [${f(c.lo)}, ${f(c.hi)}]` : f(v));
+    const recall = level ? s.retrieval[level] : null;
+    return [
+      esc(s.strategy),
+      String(s.records),
+      esc(pct(s.accuracy, ci?.accuracy)),
+      esc(pct(s.f1, ci?.f1)),
+      recall ? esc(pct(recall.recall, ci?.[`retrieval.${level!}.recall`])) : NA,
+      esc(withCi(s.callsPerQuestion, ci?.callsPerQuestion, num)),
+      esc(withCi(s.tokensPerQuestion, ci?.tokensPerQuestion, num)),
+      esc(withCi(s.costPerQuestion, ci?.costPerQuestion, (v) => usd(v, priced))),
+      esc(ms(s.latencyMs.p50)),
+      esc(withCi(s.latencyMs.p95, ci?.['latencyMs.p95'], ms)),
+      s.errors ? `<span class="fail">${esc(errors(s))}</span>` : '0',
+    ];
+  });
+  return htmlTable(head, rows, 'summary');
+}
+
+function charts(strategies: StrategySummary[], priced: boolean, level: ReturnType<typeof headlineLevel>): string {
+  const pctFmt = (v: number) => `${Math.round(v * 1000) / 10}%`;
+  const costAxis = priced
+    ? { key: 'costPerQuestion' as const, label: '$ per question', fmt: (v: number) => usd(v, true), value: (s: StrategySummary) => s.costPerQuestion }
+    : { key: 'tokensPerQuestion' as const, label: 'tokens per question (unpriced model)', fmt: num, value: (s: StrategySummary) => s.tokensPerQuestion };
+  const latAxis = { key: 'latencyMs.p95' as const, label: 'p95 latency', fmt: ms, value: (s: StrategySummary) => s.latencyMs.p95 };
+  const ys = [
+    { key: 'accuracy' as const, label: 'accuracy', value: (s: StrategySummary) => s.accuracy },
+    ...(level ? [{ key: `retrieval.${level}.recall` as const, label: `${level} recall`, value: (s: StrategySummary) => s.retrieval[level]?.recall ?? NaN }] : []),
+  ];
+  const out: string[] = [];
+  for (const yAxis of ys) {
+    for (const xAxis of [costAxis, latAxis]) {
+      const points: ScatterPoint[] = strategies.map((s, i) => ({
+        label: s.strategy,
+        colour: colour(i),
+        x: xAxis.value(s),
+        y: yAxis.value(s),
+        ...(s.intervals?.[xAxis.key] ? { xCi: s.intervals[xAxis.key]! } : {}),
+        ...(s.intervals?.[yAxis.key] ? { yCi: s.intervals[yAxis.key]! } : {}),
+      }));
+      const id = `chart-${yAxis.key.replace(/\W+/g, '-')}-vs-${xAxis.key.replace(/\W+/g, '-')}`;
+      out.push(scatterChart({ id, title: `${yAxis.label} vs ${xAxis.label}`, xLabel: xAxis.label, yLabel: yAxis.label, xFmt: xAxis.fmt, yFmt: pctFmt, points, frontier: true }));
+    }
+  }
+  return `<div class="charts">${out.join('\n')}</div><p class="note">Whiskers: 95% intervals. Dashed line and rings: the Pareto frontier (no other strategy is both cheaper or faster and better).</p>`;
+}
+
+function tagTable(input: ReportInput, strategies: StrategySummary[]): string {
+  const tags = input.summary.tags ?? [];
+  if (!tags.length) return '<p class="note">No question has tags.</p>';
+  const ids = strategies.map((s) => s.strategy);
+  const rows = tags.map((t) => [
+    esc(t.tag),
+    ...ids.map((id) => {
+      const c = t.cells.find((x) => x.strategy === id);
+      return c && c.n ? `${esc(pct(c.accuracy))} / ${c.recall === null ? NA : esc(pct(c.recall))} <span class="note">(n=${c.n})</span>` : NA;
+    }),
+  ]);
+  return htmlTable(['tag', ...ids.map(esc)], rows, 'tags') + '<p class="note">Cells: accuracy / evidence recall.</p>';
+}
+
+function matrix(records: readonly RunRecord[], ids: string[]): string {
+  const questions: Array<{ id: string; text: string }> = [];
+  const seen = new Set<string>();
+  for (const r of records) if (!seen.has(r.questionId)) (seen.add(r.questionId), questions.push({ id: r.questionId, text: r.question }));
+  const cell = new Map<string, RunRecord[]>();
+  for (const r of records) {
+    const k = `${r.questionId}\u0000${r.strategy}`;
+    cell.set(k, [...(cell.get(k) ?? []), r]);
+  }
+  const rows = questions.map((q) => [
+    `<span title="${esc(q.text)}">${esc(q.id)}</span> <span class="note">${esc(q.text.length > 80 ? `${q.text.slice(0, 79)}…` : q.text)}</span>`,
+    ...ids.map((s) => {
+      const rs = cell.get(`${q.id}\u0000${s}`) ?? [];
+      if (!rs.length) return NA;
+      const errs = rs.filter((r) => r.error).length;
+      const right = rs.filter((r) => !r.error && r.scores?.correct).length;
+      const kind = errs === rs.length ? 'error' : right === rs.length ? 'correct' : right === 0 && errs === 0 ? 'wrong' : 'mixed';
+      const text = rs.length === 1 ? { error: 'error', correct: '✓', wrong: '✗', mixed: '?' }[kind] : `${right}/${rs.length}${errs ? ` (${errs} err)` : ''}`;
+      return `<button type="button" class="cell-${kind}" data-q="${esc(q.id)}" data-s="${esc(s)}" aria-label="${esc(`${q.id} × ${s}: ${kind}`)}">${text}</button>`;
+    }),
+  ]);
+  return htmlTable(['question', ...ids.map(esc)], rows, 'matrix');
+}
+
+export function renderHtml(input: HtmlRunInput): string {
+  const { summary, meta } = input;
+  const strategies = orderedStrategies(summary, meta);
+  const level = headlineLevel(strategies);
+  const ids = strategies.map((s) => s.strategy);
+  const records = input.records ?? [];
+  const title = input.nodeTitle ?? (() => null);
+  const repeats = meta.repeats && meta.repeats > 1 ? ` × ${meta.repeats} repeats` : '';
+  const body: string[] = [
+    `<h1>treebench run ${esc(meta.runId)}</h1>`,
+    `<p class="meta">config <b>${esc(meta.config)}</b> · dataset <b>${esc(meta.dataset)}</b> (${meta.questions} questions${repeats}) · model <b>${esc(modelLabel(meta))}</b></p>`,
+    `<p class="meta">started ${esc(meta.startedAt)}${meta.finishedAt ? ` · finished ${esc(meta.finishedAt)}` : ' · <span class="fail">not finished</span>'}${meta.seed !== undefined ? ` · seed ${meta.seed}` : ''}${meta.codeVersion ? ` · code ${esc(meta.codeVersion)}` : ''}</p>`,
+  ];
+  if (meta.offline) body.push('<p class="banner">Offline reasoner: these numbers measure the harness and retrieval, not LLM answer quality.</p>');
+  if (!meta.priced) body.push('<p class="banner">Unpriced: the model has no entry in the price table; charts use tokens per question instead of dollars.</p>');
+  else if (meta.pricedAs) body.push(`<p class="note">$: calls priced as ${esc(meta.pricedAs)}.</p>`);
+  body.push('<h2>Summary</h2>', summaryTable(strategies, meta.priced, level));
+  if (summary.ci) body.push(`<p class="note">[lo, hi]: ${Math.round(summary.ci.level * 100)}% ${esc(summary.ci.method)} interval.</p>`);
+  body.push('<h2>Quality against cost and latency</h2>', charts(strategies, meta.priced, level));
+  if (records.length) {
+    body.push(
+      '<h2>Latency distribution</h2>',
+      boxPlot('chart-latency', 'latency per question', ids.map((id, i) => ({ label: id, colour: colour(i), values: records.filter((r) => r.strategy === id).map((r) => r.latencyMs) })), ms),
+    );
+  }
+  body.push('<h2>By tag</h2>', tagTable(input, strategies));
+  let script: string | undefined;
+  if (records.length) {
+    body.push(
+      '<h2>Questions × strategies</h2><p class="note">✓ correct, ✗ wrong, error; with repeats, correct/repeats. Click a cell for the answer, gold, evidence and search trace.</p>',
+      matrix(records, ids),
+      '<section id="detail" aria-live="polite"></section>',
+      // Search traces make up most of the data (an MCTS record has ~130 steps): gzip + base64
+      // shrinks the page about sevenfold; the page's script inflates it with DecompressionStream.
+      `<script type="application/gzip+base64" id="tb-records">${gzipSync(JSON.stringify(records.map((r) => compact(r, title)))).toString('base64')}</script>`,
+    );
+    script = MATRIX_SCRIPT;
+  }
+  return htmlPage({ title: `treebench ${meta.runId}`, body: body.join('\n'), ...(script ? { script } : {}) });
+}

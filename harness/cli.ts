@@ -132,7 +132,12 @@ async function cmdReport(args: { runDir: string; format: ReportFormat; out?: str
   printReport(render(args.format, { ...input, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
   // Several variants: the frontier and the recommendation (human-readable formats only).
   if (args.format === 'table' || args.format === 'md') {
-    const section = recommendationSection(manifest, records, { format: args.format as 'table' | 'md', ...(args.objective ? { objective: args.objective } : {}), margin: checkMargin(args.margin ?? 0) });
+    const section = recommendationSection(manifest, records, {
+      format: args.format as 'table' | 'md',
+      ...(args.objective ? { objective: args.objective } : {}),
+      margin: checkMargin(args.margin ?? 0),
+      ...(args.format === 'table' ? { width: consoleStyle().width } : {}),
+    });
     if (section) process.stdout.write('\n' + section + '\n');
   }
   return 0;

@@ -3,6 +3,8 @@
 import type { Recommendation } from '../harness/tune/recommend.ts';
 import { escapeMarkdown } from './markdown.ts';
 import { ms, num, pct, score, usd } from './format.ts';
+import { fitTable } from './fit.ts';
+import { wrapText } from './console.ts';
 
 function plainTable(head: string[], rows: string[][]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
@@ -21,10 +23,24 @@ export function terminalSafe(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-export function renderRecommendation(rec: Recommendation, opts: { priced: boolean; format: 'table' | 'md'; snippet?: string }): string {
+/** Console columns by importance (0 = never dropped), for fitting a terminal's width. */
+const PRIORITY = [0, 8, 1, 2, 6, 7, 5, 4, 3, 9];
+
+export function renderRecommendation(rec: Recommendation, opts: { priced: boolean; format: 'table' | 'md'; snippet?: string; width?: number }): string {
   const md = opts.format === 'md';
   const esc = md ? escapeMarkdown : terminalSafe;
-  const table = md ? mdTable : plainTable;
+  const width = opts.width ?? Infinity;
+  let hidden: string[] = [];
+  const fitted = (head: string[], rows: string[][]) => {
+    const fit = fitTable(
+      head.map((h, i) => ({ head: h, priority: PRIORITY[i] ?? 9, align: i === 0 ? 'left' : 'right', cells: rows.map((r) => r[i]) })),
+      rows.length,
+      width,
+    );
+    hidden = fit.dropped;
+    return fit.text;
+  };
+  const table = md ? mdTable : Number.isFinite(width) ? fitted : plainTable;
   const value = (x: number) => (rec.objective === 'accuracy' || rec.objective === 'evidenceRecall' ? pct(x) : score(x));
   const on = (list: string[] | null, id: string) => (list === null ? 'n/a' : list.includes(id) ? '*' : '-');
   const cmp = new Map(rec.comparisons.map((c) => [c.id, c]));
@@ -59,6 +75,10 @@ export function renderRecommendation(rec: Recommendation, opts: { priced: boolea
     `Recommended: ${md ? '`' : ''}${esc(rec.recommended)}${md ? '`' : ''} — the cheapest by ${cost} of the variants not significantly worse than the best (${esc(rec.best)}).`,
   ];
   if (rec.partial.length) lines.push(`Not compared (did not run every question): ${rec.partial.length} variant(s).`);
+  if (hidden.length) lines.push(`hidden to fit ${width} columns: ${hidden.join(', ')} (full table: --format md)`);
   if (opts.snippet) lines.push('', md ? '```yaml' : '', opts.snippet, md ? '```' : '');
-  return lines.filter((l, i, a) => !(l === '' && a[i - 1] === '')).join('\n');
+  return lines
+    .filter((l, i, a) => !(l === '' && a[i - 1] === ''))
+    .flatMap((l) => (md || l.includes('\n') ? [l] : wrapText(l, width)))
+    .join('\n');
 }

@@ -10,10 +10,10 @@ import { recommendRun, snippetFor } from '../tune/runRecommendation.ts';
 export function recommendationSection(
   manifest: RunManifest,
   records: readonly RunRecord[],
-  opts: { format: 'table' | 'md'; objective?: Objective; margin?: number; alpha?: number },
+  opts: { format: 'table' | 'md'; objective?: Objective; margin?: number; alpha?: number; width?: number },
 ): string | null {
   const rec = recommendRun(manifest, records, opts);
   if (!rec) return null;
   const snippet = snippetFor(manifest, rec.recommended);
-  return renderRecommendation(rec, { priced: manifest.model.priced, format: opts.format, ...(snippet ? { snippet } : {}) });
+  return renderRecommendation(rec, { priced: manifest.model.priced, format: opts.format, ...(snippet ? { snippet } : {}), ...(opts.width !== undefined ? { width: opts.width } : {}) });
 }

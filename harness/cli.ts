@@ -1,5 +1,6 @@
-// The `treebench` command line. Exit codes: 0 success, 1 a run or gate failed, 2 a usage,
-// config or data error (the message names the file, line or field).
+// The `treebench` command line. Exit codes: 0 success, 1 a run or gate failed (or stopped with
+// work left to resume), 2 a usage, config or data error (the message names the file, line or
+// field), 3 a finished run whose error rate is above run.maxErrorRate, 130 interrupted (Ctrl-C).
 import yargs, { type Argv } from 'yargs';
 import { ConfigError, loadConfig } from './config.ts';
 import { runBenchmark, type Progress } from './runner.ts';
@@ -16,6 +17,11 @@ import { withIntervals } from './metrics/intervals.ts';
 import { listStrategies } from '../strategies/registry.ts';
 import { commandModules } from './commands.ts';
 import { splitList } from './commands/shared.ts';
+import { validateRunFlags } from './runFlags.ts';
+import { latestRecords } from './runStore.ts';
+import { forTerminal } from './text/terminal.ts';
+import { ModelConfigError } from './providers/registry.ts';
+import { ProviderConfigError } from './providers/openai-client.ts';
 
 
 const FORMATS = ['table', 'md', 'csv', 'json'] as const;
@@ -63,41 +69,103 @@ async function cmdRun(args: {
   quiet?: boolean;
   cache?: boolean;
 }): Promise<number> {
+  // Flags first: a bad flag should not wait for a dataset to load.
+  const flags = validateRunFlags({ limit: args.limit, concurrency: args.concurrency, repeats: args.repeats });
+  if (args.retryErrors && !args.resume) throw new UsageError('--retry-errors only applies with --resume <runDir>');
+  const shard = parseShard(args.shard);
   const loaded = loadConfig(args.config);
   const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
-  for (const w of data.warnings) process.stderr.write(`warning: ${w}\n`);
-  const outcome = await runBenchmark({
+  for (const w of data.warnings) process.stderr.write(forTerminal(`warning: ${w}\n`));
+  const interrupt = onInterrupt();
+  let outcome;
+  try {
+  outcome = await runBenchmark({
     loaded,
     data,
     ...(args.strategies?.length ? { only: splitList(args.strategies) } : {}),
-    ...(args.limit !== undefined ? { limit: args.limit } : {}),
-    ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
-    ...(args.repeats !== undefined ? { repeats: args.repeats } : {}),
+    ...flags,
     ...(args.out ? { outDir: args.out } : {}),
     ...(args.runId ? { runId: args.runId } : {}),
     ...(args.resume ? { resumeDir: args.resume } : {}),
     ...(args.retryErrors ? { retryErrors: true } : {}),
-    ...(args.shard ? { shard: parseShard(args.shard)! } : {}),
+    ...(shard ? { shard } : {}),
     ...(args.cache !== undefined ? { cache: args.cache } : {}),
     onProgress: progressPrinter(Boolean(args.quiet)),
+    signal: interrupt.signal,
+    onNote: (m) => process.stderr.write(forTerminal(`note: ${m}\n`)),
   });
+  } finally {
+    interrupt.dispose();
+  }
   const meta = reportMeta(outcome.manifest);
   const store = RunStore.open(outcome.dir);
   for (const format of loaded.config.reports) {
     if (format === 'table') continue;
     store.writeFile(`report.${format === 'md' ? 'md' : format}`, render(format, { summary: outcome.summary, meta }));
   }
-  process.stdout.write(render(args.format, { summary: outcome.summary, meta }) + '\n');
+  process.stdout.write(forTerminal(render(args.format, { summary: outcome.summary, meta })) + '\n');
   process.stderr.write(`run folder: ${outcome.dir}\n`);
+  return runExitCode(outcome, loaded, args.config);
+}
+
+/**
+ * Ctrl-C: the first stops new work and aborts calls in flight (finished records are already on
+ * disk; the run then prints how to resume and exits 130); a second one exits at once.
+ */
+function onInterrupt(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const handler = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\ninterrupted: finishing writes (Ctrl-C again to quit at once)\n');
+    controller.abort(new Error('interrupted (Ctrl-C)'));
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
+
+/** 130 interrupted, 1 stopped with work left, 3 too many errors, else 0 — each with its reason. */
+function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: { path: string; config: { run: { maxErrorRate: number } } }, configArg: string): number {
+  const resume = `treebench run ${shellQuote(configArg)} --resume ${shellQuote(outcome.dir)}`;
+  if (outcome.stopped) {
+    const { reason, notRun, interrupted } = outcome.stopped;
+    process.stderr.write(forTerminal(`${interrupted ? 'interrupted' : `run stopped: ${reason}`}\n${notRun} tasks not run (no record written); resume with:\n  ${resume}\n`));
+    return interrupted ? 130 : 1;
+  }
+  const records = latestRecords(outcome.records);
+  const failed = records.filter((r) => r.error !== null);
+  const rate = records.length ? failed.length / records.length : 0;
+  const max = loaded.config.run.maxErrorRate;
+  if (rate > max) {
+    const counts = new Map<string, number>();
+    for (const r of failed) counts.set(r.error!, (counts.get(r.error!) ?? 0) + 1);
+    const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
+    process.stderr.write(
+      forTerminal(
+        `run failed: ${failed.length} of ${records.length} records are errors (${(rate * 100).toFixed(1)}% > run.maxErrorRate ${(max * 100).toFixed(1)}%). Commonest:\n` +
+          top.map(([m, n]) => `  ${n}x ${m.length > 300 ? `${m.slice(0, 300)}…` : m}`).join('\n') +
+          `\nafter fixing the cause: ${resume} --retry-errors\n`,
+      ),
+    );
+    return 3;
+  }
   return 0;
 }
+
+const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 async function cmdReport(args: { runDir: string; format: ReportFormat }): Promise<number> {
   const store = RunStore.open(args.runDir);
   const manifest = store.readManifest();
   const records = store.readRecords();
   const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
-  process.stdout.write(render(args.format, { summary, meta: reportMeta(manifest) }) + '\n');
+  process.stdout.write(forTerminal(render(args.format, { summary, meta: reportMeta(manifest) })) + '\n');
   return 0;
 }
 
@@ -191,8 +259,8 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (err) {
     const e = err as Error;
-    const known = e instanceof ConfigError || e instanceof DataError || e instanceof UsageError;
-    process.stderr.write(`treebench: ${redactSecrets(known ? e.message : e.stack ?? e.message)}\n`);
+    const known = e instanceof ConfigError || e instanceof DataError || e instanceof UsageError || e instanceof ProviderConfigError || e instanceof ModelConfigError;
+    process.stderr.write(forTerminal(`treebench: ${redactSecrets(known ? e.message : e.stack ?? e.message)}\n`));
     if (e instanceof UsageError) process.stderr.write('Run `treebench --help` for usage.\n');
     return known ? 2 : 1;
   }

@@ -138,6 +138,9 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   let questions = shardQuestions(limit ? data.questions.slice(0, limit) : data.questions, opts.shard);
   const byId = new Map(questions.map((q) => [q.id, q]));
   if (byId.size !== questions.length) throw new Error(`dataset ${data.name}: question ids are not unique`);
+  if (!opts.resumeDir && questions.length === 0) {
+    throw new UsageError(`no questions to run: ${opts.shard ? `--shard ${opts.shard.index}/${opts.shard.count} of ` : ''}${data.questions.length} question(s)${limit ? ` (--limit ${limit})` : ''} selects none`);
+  }
 
   const provider = opts.provider ?? createProvider(config.model);
   const embedder = createEmbedder(config.embedder, embedderOptionsFor(config.model));

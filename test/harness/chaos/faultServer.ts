@@ -38,6 +38,8 @@ export interface FaultServerOptions {
   /** Always answer with this status (e.g. 401) — for circuit-breaker tests. */
   alwaysStatus?: number;
   seed?: number;
+  /** Listen on this port (default: any free one). */
+  port?: number;
 }
 
 export class FaultServer {
@@ -63,9 +65,13 @@ export class FaultServer {
       s.sockets.add(sock);
       sock.on('close', () => s.sockets.delete(sock));
     });
-    await new Promise<void>((resolve) => s.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => s.server.listen(opts.port ?? 0, '127.0.0.1', resolve));
     s.baseURL = `http://127.0.0.1:${(s.server.address() as AddressInfo).port}/v1`;
     return s;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
   }
 
   get totalInjected(): number {

@@ -139,7 +139,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const byId = new Map(questions.map((q) => [q.id, q]));
   if (byId.size !== questions.length) throw new Error(`dataset ${data.name}: question ids are not unique`);
   if (!opts.resumeDir && questions.length === 0) {
-    throw new UsageError(`no questions to run: ${opts.shard ? `--shard ${opts.shard.index}/${opts.shard.count} of ` : ''}${data.questions.length} question(s)${limit ? ` (--limit ${limit})` : ''} selects none`);
+    throw new UsageError(`no questions to run: ${opts.shard ? `--shard ${opts.shard.index}/${opts.shard.count} of ` : ''}${data.questions.length} question(s)${limit ? ` (limit ${limit})` : ''} selects none`);
   }
 
   const provider = opts.provider ?? createProvider(config.model);

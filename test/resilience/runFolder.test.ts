@@ -12,7 +12,7 @@ import { answersByKey, cli, keyCounts, recordLines, tmp, writeConfig } from './h
 
 /** A pid that certainly belongs to no live process: a child that has already exited. */
 function deadPid(): number {
-  return spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString() as unknown as number;
+  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']).stdout.toString());
 }
 
 function sampleRun(dir: string, extra: Record<string, unknown> = {}): string {
@@ -31,7 +31,7 @@ describe('run folder lock', () => {
 
   it('takes over a stale lock from a dead process, and says so', () => {
     const dir = tmp();
-    const pid = Number(deadPid());
+    const pid = deadPid();
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid, host: hostname(), startedAt: '2026-01-01T00:00:00Z', token: 'old' }));
     const notes: string[] = [];
     const lock = acquireRunLock(dir, { onTakeover: (s) => notes.push(String(s?.pid)) });
@@ -54,7 +54,7 @@ describe('resume accepts every state a kill can leave', () => {
     const config = sampleRun(dir);
     const folder = join(dir, 'runs', 'r');
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, LOCK_FILE), JSON.stringify({ pid: Number(deadPid()), host: hostname(), startedAt: 'x', token: 'dead' }));
+    writeFileSync(join(folder, LOCK_FILE), JSON.stringify({ pid: deadPid(), host: hostname(), startedAt: 'x', token: 'dead' }));
     writeFileSync(join(folder, 'manifest.json.123456'), '{"half');
     const fresh = await cli('run', config, '--run-id', 'r', '--quiet');
     expect(fresh.code, fresh.err).toBe(0);

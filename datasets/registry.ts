@@ -9,7 +9,7 @@ import type { Corpus, DocTree, Question } from '../harness/types.ts';
 import { parseDataConfig, type BenchmarkDataConfigInput, type CorpusConfig, type DatasetConfig } from './config.ts';
 import { loadEmanualS10 } from './emanual.ts';
 import { DataError } from './errors.ts';
-import { exists, isDirectory, listFiles, posixRelative, stem } from './files.ts';
+import { drainTextWarnings, exists, isDirectory, listFiles, posixRelative, stem } from './files.ts';
 import { loadQuestions, NATIVE_MAPPING } from './mapping.ts';
 import { loadMarkdownFile } from './markdown.ts';
 import { loadNativeCorpus } from './native.ts';
@@ -388,6 +388,7 @@ export function checkReferences(corpus: Corpus, questions: Question[]): { counts
  */
 export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, baseDir: string): Promise<BenchmarkData> {
   const cfg = parseDataConfig(cfgInput);
+  drainTextWarnings(); // only this load's warnings are reported
   const dsLoader = findDatasetLoader(cfg.dataset.format);
   const ds = await dsLoader.load(cfg.dataset, baseDir);
   const warnings = [...ds.warnings];
@@ -408,6 +409,10 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     });
   }
   assertUniqueDocIds(corpus);
+  for (const d of corpus.docs) {
+    if (d.nodes.length === 0) warnings.push(`${d.source ?? d.docId}: document "${d.docId}" has no nodes (no outline and no text): no strategy can find anything in it`);
+  }
+  warnings.push(...drainTextWarnings());
   if (corpus.docs.length === 0) throw new DataError('the corpus has no documents', { field: cfg.corpus ? 'corpus.path' : 'dataset.path' });
   if (ds.questions.length === 0) throw new DataError('the dataset has no questions', { field: 'dataset.path', file: ds.files[ds.files.length - 1] });
   warnings.push(...checkReferences(corpus, ds.questions).warnings);

@@ -2,6 +2,7 @@
 // limiter (the `concurrency` setting); questions in flight are bounded a little above it so the
 // call slots stay busy. Each record is appended the moment it is finished.
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
@@ -217,6 +218,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
 
   // Ctrl-C (opts.signal) and a tripped breaker both stop calls in flight through one signal.
   const stopCalls = new AbortController();
+  setMaxListeners(0, stopCalls.signal); // every call in flight listens to it
   onAbort = () => stopCalls.abort(opts.signal?.reason ?? new Error('interrupted'));
   if (opts.signal?.aborted) onAbort();
   opts.signal?.addEventListener('abort', onAbort);

@@ -5,6 +5,9 @@
 //   - duplicated: keys with more than one line in records.jsonl
 //   - error records: records that ended in an error (every injected fault is transient, so 0)
 //   - retries counted (sum over every call log) against faults the server injected (equal)
+// Hangs here last 1 s and then drop the connection, and the client timeout is 15 s: on a busy
+// machine a short timeout would fire on good replies too, adding retries nobody injected. (The
+// client timeout itself is tested with endless hangs in test/resilience/faults.test.ts.)
 // Options: --records N (default 2000), --faults R (default 0.3), --concurrency C (default 16),
 // --seed S. Exit 0 when every figure is as it should be, 1 otherwise.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,10 +37,10 @@ export interface ChaosFigures {
 
 const STRATEGIES = ['vector', 'node-list', 'layerwise', 'hybrid-beam'];
 
-export async function runChaos(opts: { records: number; faultRate: number; concurrency: number; seed: number; enormousRate?: number; only?: string; timeoutMs?: number; faults?: FaultServerOptions['faults'] }): Promise<ChaosFigures> {
+export async function runChaos(opts: { records: number; faultRate: number; concurrency: number; seed: number; enormousRate?: number; only?: string; timeoutMs?: number; hangMs?: number; faults?: FaultServerOptions['faults'] }): Promise<ChaosFigures> {
   const questionsPerRepeat = 50;
   const repeats = Math.max(1, Math.ceil(opts.records / (STRATEGIES.length * questionsPerRepeat)));
-  const server = await FaultServer.start({ faultRate: opts.faultRate, seed: opts.seed, retryAfterSeconds: 1, enormousRate: opts.enormousRate ?? 0.001, enormousChars: 1_000_000, ...(opts.only ? { faults: { [opts.only]: 1 } } : opts.faults ? { faults: opts.faults } : {}) });
+  const server = await FaultServer.start({ faultRate: opts.faultRate, seed: opts.seed, retryAfterSeconds: 1, hangMs: opts.hangMs ?? 1000, enormousRate: opts.enormousRate ?? 0.001, enormousChars: 1_000_000, ...(opts.only ? { faults: { [opts.only]: 1 } } : opts.faults ? { faults: opts.faults } : {}) });
   const dir = mkdtempSync(join(tmpdir(), 'treebench-chaos-'));
   try {
     const configPath = join(dir, 'chaos.yaml');
@@ -51,7 +54,7 @@ export async function runChaos(opts: { records: number; faultRate: number; concu
         '  model: chaos-model',
         `  baseURL: ${server.baseURL}`,
         '  maxRetries: 10        # 0.3^11: no call runs out of attempts at 30% faults',
-        `  timeoutMs: ${opts.timeoutMs ?? 2000}       # hangs time out quickly`,
+        `  timeoutMs: ${opts.timeoutMs ?? 15000}      # generous: a busy machine must not add timeouts nobody injected`,
         '  retryBaseMs: 5',
         '  retryMaxMs: 50        # also caps the 429s Retry-After',
         'embedder: hash',

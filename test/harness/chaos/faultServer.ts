@@ -7,7 +7,7 @@
 // misbehaving; the same request would succeed later — are counted per kind in `injected`:
 //   429       status 429 with Retry-After (seconds) and an OpenAI error body
 //   500, 503  server errors
-//   hang      headers never come; the client's timeout must fire (the socket is closed later)
+//   hang      headers never come: the client's timeout fires (or, with hangMs, the connection drops)
 //   reset     200, half of the body, then the connection is destroyed mid-body
 //   truncated 200, a body cut in half, ended cleanly (invalid JSON)
 //   malformed 200 with a body that is not JSON at all
@@ -35,6 +35,12 @@ export interface FaultServerOptions {
   enormousChars?: number;
   /** Retry-After seconds sent with 429. */
   retryAfterSeconds?: number;
+  /**
+   * How long a `hang` lasts before the server drops the connection. Default: forever — the
+   * client's timeout must fire. `npm run chaos` uses a finite hang with a generous client timeout,
+   * so a CPU-starved machine cannot add timeouts nobody injected.
+   */
+  hangMs?: number;
   /** Always answer with this status (e.g. 401) — for circuit-breaker tests. */
   alwaysStatus?: number;
   seed?: number;
@@ -123,7 +129,10 @@ export class FaultServer {
         case '503':
           return sendJson(res, Number(fault), { error: { message: `injected ${fault}`, type: 'server_error', code: null } });
         case 'hang':
-          return; // never answered; the client times out and the socket is closed at close()
+          // Never answered: the client times out (the socket is closed at close()), or after
+          // hangMs the connection is dropped.
+          if (this.opts.hangMs !== undefined) setTimeout(() => res.socket?.destroy(), this.opts.hangMs).unref();
+          return;
         case 'reset': {
           const text = JSON.stringify(good());
           res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });

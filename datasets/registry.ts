@@ -198,6 +198,12 @@ function pageIndexPdf(cfg: CorpusConfig, baseDir: string, file: string, docId: s
       return target;
     }
     const pdf = path.join(target, `${docId}.pdf`);
+    // A docId comes from data: it may not lead the path out of the configured folder.
+    const rel = path.relative(target, pdf);
+    if (rel.startsWith('..') || path.isAbsolute(rel) || rel.includes(path.sep)) {
+      warnings.push(`${file}: docId "${docId}" is not a plain file name; not looking for its PDF outside ${target}`);
+      return null;
+    }
     if (exists(pdf)) return pdf;
     warnings.push(`${file}: no ${docId}.pdf in ${target} (corpus.pdf); the tree has no page text`);
     return null;

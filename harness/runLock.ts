@@ -4,8 +4,10 @@
 // The lock file is created whole or not at all: its content goes to a private temporary file that
 // is then hard-linked to `.lock` (link fails if `.lock` exists), so nobody ever reads a half-written
 // lock. A lock left by a process that no longer runs on this host (kill -9, power cut) is stale:
-// the next writer says so and takes it over. A lock from another host cannot be checked and is
-// never taken over silently: remove it by hand if that run is really gone.
+// the next writer says so and takes it over. Process ids are reused (a container restarts its
+// processes with the same small pids), so on Linux the lock also records the holder's start time
+// and boot id: a live pid that started at another time is not the holder. A lock from another host
+// cannot be checked and is never taken over silently: remove it by hand if that run is gone.
 import { hostname } from 'node:os';
 import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -20,6 +22,8 @@ export interface LockInfo {
   startedAt: string;
   /** Unique per holder, so a takeover can tell its own lock from a newer one. */
   token: string;
+  /** Linux: boot id and start time of the holder process, to see through pid reuse. */
+  identity?: string;
   command?: string;
 }
 
@@ -40,6 +44,30 @@ export function processAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Locks this process holds (by token): its own pid in a lock file is only alive if listed here. */
+const heldHere = new Set<string>();
+
+/** `<boot id>:<start time>` of a process from /proc (Linux), or null where that is not available. */
+export function processIdentity(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at field 3; starttime is field 22.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    return start ? `${boot}:${start}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** True when the process that wrote `holder` (on this host) still runs. */
+function holderAlive(holder: LockInfo): boolean {
+  if (holder.pid === process.pid) return heldHere.has(holder.token);
+  if (!processAlive(holder.pid)) return false;
+  const now = holder.identity ? processIdentity(holder.pid) : null;
+  return now === null || now === holder.identity;
 }
 
 function readLock(path: string): LockInfo | null | 'missing' {
@@ -68,7 +96,15 @@ export function describeHolder(info: LockInfo): string {
  */
 export function acquireRunLock(dir: string, opts: { command?: string; onTakeover?: (stale: LockInfo | null) => void } = {}): HeldLock {
   const path = join(dir, LOCK_FILE);
-  const info: LockInfo = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString(), token: randomUUID(), ...(opts.command ? { command: opts.command } : {}) };
+  const identity = processIdentity(process.pid);
+  const info: LockInfo = {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: new Date().toISOString(),
+    token: randomUUID(),
+    ...(identity ? { identity } : {}),
+    ...(opts.command ? { command: opts.command } : {}),
+  };
   const tmp = join(dir, `${LOCK_FILE}.${info.token}`);
   writeFileSync(tmp, JSON.stringify(info) + '\n');
   let tookOver: LockInfo | null = null;
@@ -82,7 +118,7 @@ export function acquireRunLock(dir: string, opts: { command?: string; onTakeover
       }
       const holder = readLock(path);
       if (holder === 'missing') continue; // released meanwhile: try again
-      if (holder && (holder.host !== info.host || processAlive(holder.pid))) {
+      if (holder && (holder.host !== info.host || holderAlive(holder))) {
         throw new UsageError(
           `run folder ${dir} is in use by another treebench (${describeHolder(holder)}${holder.command ? `: ${holder.command}` : ''}); ` +
             `wait for it to finish${holder.host !== info.host ? `, or delete ${path} if that run is gone` : ''}`,
@@ -120,6 +156,7 @@ export function acquireRunLock(dir: string, opts: { command?: string; onTakeover
       // already gone
     }
   }
+  heldHere.add(info.token);
   let released = false;
   return {
     path,
@@ -128,6 +165,7 @@ export function acquireRunLock(dir: string, opts: { command?: string; onTakeover
     release() {
       if (released) return;
       released = true;
+      heldHere.delete(info.token);
       // Only remove our own lock (a takeover may have replaced it if we were presumed dead).
       const now = readLock(path);
       if (now && now !== 'missing' && now.token === info.token) unlinkSync(path);

@@ -1,12 +1,12 @@
 // Run folders: every state a kill can leave is accepted by resume, one writer at a time, records
 // only ever appended, bad folders and flags end in exit 2 with a clear message.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, appendFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { acquireRunLock, LOCK_FILE } from '../../harness/runLock.ts';
+import { acquireRunLock, LOCK_FILE, processIdentity } from '../../harness/runLock.ts';
 import { registerStrategy } from '../../strategies/registry.ts';
 import { answersByKey, cli, keyCounts, recordLines, tmp, writeConfig } from './helpers.ts';
 
@@ -39,6 +39,27 @@ describe('run folder lock', () => {
     expect(lock.tookOver?.pid).toBe(pid);
     expect(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')).pid).toBe(process.pid);
     lock.release();
+  });
+
+  it('sees through pid reuse: its own pid with another token, or a live pid that started at another time, is stale', () => {
+    const dir = tmp();
+    writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: process.pid, host: hostname(), startedAt: 'x', token: 'previous-incarnation' }));
+    const mine = acquireRunLock(dir);
+    expect(mine.tookOver?.token).toBe('previous-incarnation');
+    mine.release();
+
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    try {
+      const real = processIdentity(child.pid!);
+      if (real === null) return; // not Linux: pid reuse cannot be told apart there
+      const lock = (identity: string) => writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ pid: child.pid, host: hostname(), startedAt: 'x', token: 't', identity }));
+      lock(`${real.split(':')[0]}:1`);
+      acquireRunLock(dir).release(); // same pid, other start time: a reused pid, taken over
+      lock(real);
+      expect(() => acquireRunLock(dir)).toThrow(new RegExp(`in use by another treebench \\(pid ${child.pid} `));
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('never takes over a lock from another host (it cannot tell whether that run is alive)', () => {

@@ -77,9 +77,7 @@ async function cmdRun(args: {
   const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
   for (const w of data.warnings) process.stderr.write(forTerminal(`warning: ${w}\n`));
   const interrupt = onInterrupt();
-  let outcome;
-  try {
-  outcome = await runBenchmark({
+  const outcome = await runBenchmark({
     loaded,
     data,
     ...(args.strategies?.length ? { only: splitList(args.strategies) } : {}),
@@ -93,10 +91,7 @@ async function cmdRun(args: {
     onProgress: progressPrinter(Boolean(args.quiet)),
     signal: interrupt.signal,
     onNote: (m) => process.stderr.write(forTerminal(`note: ${m}\n`)),
-  });
-  } finally {
-    interrupt.dispose();
-  }
+  }).finally(() => interrupt.dispose());
   const meta = reportMeta(outcome.manifest);
   const store = RunStore.open(outcome.dir);
   for (const format of loaded.config.reports) {

@@ -7,17 +7,36 @@ import { mulberry32 } from '../../harness/random.ts';
 import { answersByKey, cli, keyCounts, recordLines, tmp } from './helpers.ts';
 import { killPoint, lineCount, sleep, slowConfig, start } from './processes.ts';
 
+/** Files of a run folder that are present but not whole (JSON that does not parse, empty reports). */
+function brokenFiles(folder: string): string[] {
+  const broken: string[] = [];
+  for (const name of ['manifest.json', 'summary.json', 'report.json', 'report.md', 'report.csv']) {
+    const path = join(folder, name);
+    if (!existsSync(path)) continue;
+    const text = readFileSync(path, 'utf8');
+    if (!text.trim()) broken.push(`${name} is empty`);
+    else if (name.endsWith('.json')) {
+      try {
+        JSON.parse(text);
+      } catch {
+        broken.push(`${name} is cut short`);
+      }
+    }
+  }
+  return broken;
+}
+
 /** Kills per test run: at least 20 (raise it locally with TREEBENCH_KILLS=100). */
 const KILLS = Math.max(20, Number(process.env.TREEBENCH_KILLS ?? 20));
 
 describe('kill -9 at random points, then resume', () => {
   it(`ends with exactly the uninterrupted record set after ${KILLS} kills`, async () => {
     const dir = tmp();
-    const config = slowConfig(dir, 12);
+    const config = slowConfig(dir, 12, 20);
     const ref = await cli('run', config, '--run-id', 'reference', '--quiet');
     expect(ref.code, ref.err).toBe(0);
     const reference = answersByKey(recordLines(join(dir, 'runs', 'reference', 'records.jsonl')));
-    expect(reference).toHaveLength(80);
+    expect(reference).toHaveLength(40);
 
     const target = join(dir, 'runs', 'killed');
     const recordsPath = join(target, 'records.jsonl');
@@ -31,7 +50,7 @@ describe('kill -9 at random points, then resume', () => {
       const child = start(args);
       let exited = false;
       void child.exited.then(() => (exited = true));
-      const when = killPoint(rand, lineCount(recordsPath), t0, target);
+      const when = killPoint(rand, lineCount(recordsPath), reference.length, t0, target);
       while (!exited && !when.due()) await sleep(3);
       if (!exited) {
         child.proc.kill('SIGKILL');
@@ -39,6 +58,8 @@ describe('kill -9 at random points, then resume', () => {
         if (end.signal === 'SIGKILL') {
           kills++;
           log.push(`kill ${kills} (${when.what}) after ${Date.now() - t0} ms: ${lineCount(recordsPath)} lines`);
+          // Whatever the kill interrupted, every file in the folder is whole: old or new, never cut.
+          expect(brokenFiles(target), log.join('\n')).toEqual([]);
           continue;
         }
       }

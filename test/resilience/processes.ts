@@ -32,12 +32,12 @@ export async function waitFor(cond: () => boolean, timeoutMs = 60_000): Promise<
 }
 
 /** An offline run slow enough (simulated latency) to be interrupted while it writes records. */
-export function slowConfig(dir: string, latencyMs: number): string {
+export function slowConfig(dir: string, latencyMs: number, limit = 40): string {
   return writeConfig(dir, {
     model: { provider: 'offline', latency: { meanMs: latencyMs, jitterMs: latencyMs / 2, seed: 3 } },
     strategies: ['node-list', 'layerwise'],
     reports: ['md', 'csv', 'json'],
-    run: { limit: 40, concurrency: 2, outDir: join(dir, 'runs') },
+    run: { limit, concurrency: 2, outDir: join(dir, 'runs') },
   });
 }
 
@@ -47,13 +47,14 @@ export function slowConfig(dir: string, latencyMs: number): string {
  *   records   a few milliseconds after the records file grew by 1-8 lines (mid-append)
  *   end       a few milliseconds after the final manifest is written (summary and report writes)
  */
-export function killPoint(rand: () => number, linesNow: number, t0: number, folder: string): { what: string; due: () => boolean } {
+export function killPoint(rand: () => number, linesNow: number, total: number, t0: number, folder: string): { what: string; due: () => boolean } {
   const mode = rand();
-  if (mode < 0.25) {
+  if (mode < 0.2) {
     const at = t0 + rand() * 4000;
     return { what: 'start-up', due: () => Date.now() >= at };
   }
-  if (mode < 0.8 && linesNow < 80) {
+  // While records are missing, kill mid-append; the final writes are the target once all are in.
+  if (linesNow < total) {
     const want = linesNow + 1 + Math.floor(rand() * 8);
     const extra = rand() * 15;
     let seenAt = 0;

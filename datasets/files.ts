@@ -8,7 +8,7 @@ import { DataError } from './errors.ts';
 export function readText(file: string, field?: string): string {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = decodeUtf8(fs.readFileSync(file), file);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'file not found' : code === 'EISDIR' ? 'is a folder, expected a file' : `cannot read (${code ?? String(err)})`;
@@ -18,11 +18,57 @@ export function readText(file: string, field?: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const pendingWarnings: string[] = [];
+
+/**
+ * Text of a file that is expected to be UTF-8. Bytes that are not UTF-8 still become U+FFFD (the
+ * file stays usable), but never silently: a warning naming the file and the first bad byte is
+ * queued for the run's warnings (see drainTextWarnings).
+ */
+function decodeUtf8(buf: Buffer, file: string): string {
+  try {
+    return strictUtf8.decode(buf);
+  } catch {
+    const text = buf.toString('utf8');
+    const at = Buffer.byteLength(text.slice(0, text.indexOf('\uFFFD')));
+    pendingWarnings.push(`${file}: not valid UTF-8 (first bad byte near offset ${at}); undecodable bytes were replaced with U+FFFD`);
+    return text;
+  }
+}
+
+/** Warnings queued by the readers since the last call (loadBenchmarkData reports them). */
+export function drainTextWarnings(): string[] {
+  return pendingWarnings.splice(0);
+}
+
+/** JSON nested deeper than this is refused: no real outline is, and deeper input overflows the stack. */
+export const MAX_JSON_DEPTH = 400;
+
+/** Nesting depth of a parsed JSON value, measured without recursion. */
+export function jsonDepth(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > MAX_JSON_DEPTH) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v as object)) if (child !== null && typeof child === 'object') stack.push([child, d + 1]);
+  }
+  return max;
+}
+
 /** Parses JSON; a syntax error names the file and the line where the text stops being JSON. */
 export function parseJson(text: string, file: string, lineOffset = 0): unknown {
   try {
-    return JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    if (jsonDepth(value) > MAX_JSON_DEPTH) {
+      throw new DataError(`nested more than ${MAX_JSON_DEPTH} levels deep; no real document outline is, so this file is refused`, { file, line: lineOffset + 1 });
+    }
+    return value;
   } catch (err) {
+    if (err instanceof DataError) throw err;
     const msg = (err as Error).message;
     // V8 reports a position for some errors only ("Unexpected token 'o', ..." has none), so find it.
     const m = /position (\d+)/.exec(msg);

@@ -17,7 +17,7 @@ import type { Corpus, DocTree, Question } from '../harness/types.ts';
 import { corpusConfigSchema, parseDataConfig, type BenchmarkDataConfigInput, type CorpusConfig, type DatasetConfig } from './config.ts';
 import { loadEmanualS10 } from './emanual.ts';
 import { DataError } from './errors.ts';
-import { byCodeUnit, exists, isDirectory, listFiles, posixRelative, stem } from './files.ts';
+import { byCodeUnit, drainTextWarnings, exists, isDirectory, listFiles, posixRelative, stem } from './files.ts';
 import { loadQuestionSet, NATIVE_MAPPING, pendingTitlePaths, questionSetNotes, type LoadQuestionsOptions, type QuestionMappingInput } from './mapping.ts';
 import { loadMarkdownFile } from './markdown.ts';
 import { mapWithProgress, readPdfsWithProgress } from './loadProgress.ts';
@@ -348,6 +348,12 @@ function pageIndexPdf(cfg: CorpusConfig, baseDir: string, file: string, docId: s
       return target;
     }
     const pdf = path.join(target, `${docId}.pdf`);
+    // A docId comes from data: it may not lead the path out of the configured folder.
+    const rel = path.relative(target, pdf);
+    if (rel.startsWith('..') || path.isAbsolute(rel) || rel.includes(path.sep)) {
+      warnings.push(`${file}: docId "${docId}" is not a plain file name; not looking for its PDF outside ${target}`);
+      return null;
+    }
     if (exists(pdf)) return pdf;
     warnings.push(`${file}: no ${docId}.pdf in ${target} (corpus.pdf); the tree has no page text`);
     return null;
@@ -621,6 +627,7 @@ function referencedDocIds(questions: Question[]): Set<string> {
  */
 export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, baseDir: string, opts: LoadDataOptions = {}): Promise<BenchmarkData> {
   const cfg = parseDataConfig(cfgInput);
+  drainTextWarnings(); // only this load's warnings are reported
   const dsLoader = findDatasetLoader(cfg.dataset.format);
   // A corpus section without a format only holds build options for the dataset's own documents.
   if (cfg.corpus && cfg.corpus.format === undefined && cfg.corpus.path !== undefined) {
@@ -681,6 +688,10 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
   // `extractive` also covers every other format. `model` summaries are the runner's job.
   if (cfg.corpus?.summaries === 'extractive') for (const doc of corpus.docs) addExtractiveSummaries(doc, { maxTokens: cfg.corpus.summaryTokens });
   assertUniqueDocIds(corpus);
+  for (const d of corpus.docs) {
+    if (d.nodes.length === 0) warnings.push(`${d.source ?? d.docId}: document "${d.docId}" has no nodes (no outline and no text): no strategy can find anything in it`);
+  }
+  warnings.push(...drainTextWarnings());
   if (corpus.docs.length === 0) throw new DataError('the corpus has no documents', { field: cfg.corpus ? 'corpus.path' : 'dataset.path' });
   if (questions.length === 0) {
     const why = ds.questions.length ? ` (all ${ds.questions.length} name documents missing from the corpus)` : '';

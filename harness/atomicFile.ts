@@ -1,12 +1,31 @@
-// Writing a report file atomically: a temporary file beside it, then a rename, so a reader (or
-// an interrupted command) never sees half a file.
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+// Atomic file writes for run folders: write-file-atomic writes a temporary file beside the
+// target, fsyncs it and renames it over the target, so a reader (or a kill) sees the old file or
+// the new one, never a half-written or empty one. The folder is fsynced too where the OS allows,
+// so the rename itself survives a power cut.
+import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 
-export function writeFileAtomic(path: string, text: string): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
+export function writeFileAtomicSync(path: string, content: string | Buffer): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileAtomic.sync(path, content, { fsync: true });
+  fsyncDir(dirname(path));
+}
+
+/** Best effort: some file systems (and Windows) refuse to open or fsync a directory. */
+export function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Not supported here; the rename is still atomic, only its durability is weaker.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** True for the temporary files write-file-atomic leaves behind when a process is killed mid-write. */
+export function isAtomicTempFile(name: string, target: string): boolean {
+  return name.startsWith(`${target}.`) && /^\d+$|^[0-9a-f]+$/.test(name.slice(target.length + 1));
 }

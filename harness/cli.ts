@@ -1,7 +1,8 @@
-// The `treebench` command line. Exit codes: 0 success, 1 a run or gate failed, 2 a usage,
-// config or data error (the message names the file, line or field).
+// The `treebench` command line. Exit codes: 0 success, 1 a run or gate failed (or stopped with
+// work left to resume), 2 a usage, config or data error (the message names the file, line or
+// field), 3 a finished run whose error rate is above run.maxErrorRate, 130 interrupted (Ctrl-C).
 import yargs, { type Argv } from 'yargs';
-import { writeFileAtomic } from './atomicFile.ts';
+import { writeFileAtomicSync as writeFileAtomic } from './atomicFile.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { runBenchmark, selectQuestions, type Progress } from './runner.ts';
 import { RunStore } from './runStore.ts';
@@ -25,6 +26,11 @@ import { packageVersion } from './version.ts';
 import { suggestOptions } from './suggest.ts';
 import { colorVerdicts, consoleStyle } from '../reports/console.ts';
 import { nodeTitles } from '../reports/html/titles.ts';
+import { validateRunFlags } from './runFlags.ts';
+import { latestRecords } from './runStore.ts';
+import { forTerminal } from './text/terminal.ts';
+import { ModelConfigError } from './providers/registry.ts';
+import { ProviderConfigError } from './providers/openai-client.ts';
 
 
 const FORMATS = ['table', 'md', 'csv', 'json', 'html'] as const;
@@ -64,11 +70,14 @@ async function cmdRun(args: {
   cache?: boolean;
   set?: string | string[];
 }): Promise<number> {
+  // Flags first: a bad flag should not wait for a dataset to load.
+  const flags = validateRunFlags({ limit: args.limit, concurrency: args.concurrency, repeats: args.repeats });
+  if (args.retryErrors && !args.resume) throw new UsageError('--retry-errors only applies with --resume <runDir>');
+  const shard = shardFrom(args.shard);
   const loaded = loadConfig(args.config, { set: setFlags(args.set) });
   // The corpus need only serve the questions that will run (corpus.only: referenced, financebench).
   const resumeIds = args.resume ? new Set(RunStore.open(args.resume).readManifest().questionIds) : null;
-  const limit = args.limit ?? loaded.config.run.limit;
-  const shard = shardFrom(args.shard);
+  const limit = flags.limit ?? loaded.config.run.limit;
   const wasQuiet = process.env.TREEBENCH_QUIET;
   if (args.quiet) process.env.TREEBENCH_QUIET = '1'; // the load's progress lines (harness/progress.ts) too
   let data: Awaited<ReturnType<typeof loadBenchmarkData>>;
@@ -80,15 +89,14 @@ async function cmdRun(args: {
     if (wasQuiet === undefined) delete process.env.TREEBENCH_QUIET;
     else process.env.TREEBENCH_QUIET = wasQuiet;
   }
-  for (const n of data.notes) process.stderr.write(`note: ${n}\n`);
-  for (const w of data.warnings) process.stderr.write(`warning: ${w}\n`);
+  for (const n of data.notes) process.stderr.write(forTerminal(`note: ${n}\n`));
+  for (const w of data.warnings) process.stderr.write(forTerminal(`warning: ${w}\n`));
+  const interrupt = onInterrupt();
   const outcome = await runBenchmark({
     loaded,
     data,
     ...(args.strategies?.length ? { only: splitList(args.strategies) } : {}),
-    ...(args.limit !== undefined ? { limit: args.limit } : {}),
-    ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
-    ...(args.repeats !== undefined ? { repeats: args.repeats } : {}),
+    ...flags,
     ...(args.out ? { outDir: args.out } : {}),
     ...(args.runId ? { runId: args.runId } : {}),
     ...(args.resume ? { resumeDir: args.resume } : {}),
@@ -96,7 +104,9 @@ async function cmdRun(args: {
     ...(shard ? { shard } : {}),
     ...(args.cache !== undefined ? { cache: args.cache } : {}),
     onProgress: progressPrinter(Boolean(args.quiet)),
-  });
+    signal: interrupt.signal,
+    onNote: (m) => process.stderr.write(forTerminal(`note: ${m}\n`)),
+  }).finally(() => interrupt.dispose());
   const meta = reportMeta(outcome.manifest);
   const store = RunStore.open(outcome.dir);
   const extra = { records: outcome.records, nodeTitle: nodeTitles(data.corpus) };
@@ -106,14 +116,68 @@ async function cmdRun(args: {
   }
   printReport(render(args.format, { summary: outcome.summary, meta, ...extra, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
   process.stderr.write(`run folder: ${outcome.dir}\n`);
+  return runExitCode(outcome, loaded, args.config);
+}
+
+/**
+ * Ctrl-C: the first stops new work and aborts calls in flight (finished records are already on
+ * disk; the run then prints how to resume and exits 130); a second one exits at once.
+ */
+function onInterrupt(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const handler = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\ninterrupted: finishing writes (Ctrl-C again to quit at once)\n');
+    controller.abort(new Error('interrupted (Ctrl-C)'));
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
+
+/** 130 interrupted, 1 stopped with work left, 3 too many errors, else 0 — each with its reason. */
+function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: { path: string; config: { run: { maxErrorRate: number } } }, configArg: string): number {
+  const resume = `treebench run ${shellQuote(configArg)} --resume ${shellQuote(outcome.dir)}`;
+  if (outcome.stopped) {
+    const { reason, notRun, interrupted } = outcome.stopped;
+    process.stderr.write(forTerminal(`${interrupted ? 'interrupted' : `run stopped: ${reason}`}\n${notRun} tasks not run (no record written); resume with:\n  ${resume}\n`));
+    return interrupted ? 130 : 1;
+  }
+  const records = latestRecords(outcome.records);
+  const failed = records.filter((r) => r.error !== null);
+  const rate = records.length ? failed.length / records.length : 0;
+  const max = loaded.config.run.maxErrorRate;
+  if (rate > max) {
+    const counts = new Map<string, number>();
+    for (const r of failed) counts.set(r.error!, (counts.get(r.error!) ?? 0) + 1);
+    const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
+    process.stderr.write(
+      forTerminal(
+        `run failed: ${failed.length} of ${records.length} records are errors (${(rate * 100).toFixed(1)}% > run.maxErrorRate ${(max * 100).toFixed(1)}%). Commonest:\n` +
+          top.map(([m, n]) => `  ${n}x ${m.length > 300 ? `${m.slice(0, 300)}…` : m}`).join('\n') +
+          `\nafter fixing the cause: ${resume} --retry-errors\n`,
+      ),
+    );
+    return 3;
+  }
   return 0;
 }
+
+const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /** Console output: colour for verdicts only on a terminal (see reports/console.ts). */
 function printReport(text: string, format: ReportFormat): void {
   // Only the console table is coloured; md, csv, json and html are files even when printed.
-  const shown = format === 'table' ? colorVerdicts(text, consoleStyle().color) : text;
-  process.stdout.write(shown + (text.endsWith('\n') ? '' : '\n'));
+  // Data text never reaches the terminal raw (control characters removed) before colour is added.
+  const safe = forTerminal(text);
+  const shown = format === 'table' ? colorVerdicts(safe, consoleStyle().color) : safe;
+  process.stdout.write(shown + (safe.endsWith('\n') ? '' : '\n'));
 }
 
 async function cmdReport(args: { runDir: string; format: ReportFormat; out?: string; objective?: Objective; margin?: number }): Promise<number> {
@@ -138,7 +202,7 @@ async function cmdReport(args: { runDir: string; format: ReportFormat; out?: str
       margin: checkMargin(args.margin ?? 0),
       ...(args.format === 'table' ? { width: consoleStyle().width } : {}),
     });
-    if (section) process.stdout.write('\n' + section + '\n');
+    if (section) process.stdout.write('\n' + forTerminal(section) + '\n');
   }
   return 0;
 }
@@ -256,9 +320,8 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (err) {
     const e = err as Error;
-    // ProviderConfigError by name: the provider modules load lazily and are not imported here.
-    const known = e instanceof ConfigError || e instanceof DataError || e instanceof UsageError || e?.name === 'ProviderConfigError';
-    process.stderr.write(`treebench: ${redactSecrets(known ? e.message : e.stack ?? e.message)}\n`);
+    const known = e instanceof ConfigError || e instanceof DataError || e instanceof UsageError || e instanceof ProviderConfigError || e instanceof ModelConfigError;
+    process.stderr.write(forTerminal(`treebench: ${redactSecrets(known ? e.message : e.stack ?? e.message)}\n`));
     if (e instanceof UsageError) process.stderr.write('Run `treebench --help` for usage.\n');
     return known ? 2 : 1;
   }

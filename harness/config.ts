@@ -63,9 +63,13 @@ export const configSchema = z
         seed: z.number().int().default(42),
         limit: z.number().int().min(1).optional(),
         outDir: z.string().default('runs'),
+        /** A finished run whose share of error records is above this exits 3. */
+        maxErrorRate: z.number().min(0).max(1).default(0.2),
+        /** Consecutive connection failures (each after its retries) that stop the run. */
+        maxConsecutiveFailures: z.number().int().min(1).default(5),
       })
       .strict()
-      .default({ concurrency: 8, repeats: 1, seed: 42, outDir: 'runs' }),
+      .default({ concurrency: 8, repeats: 1, seed: 42, outDir: 'runs', maxErrorRate: 0.2, maxConsecutiveFailures: 5 }),
     scoring: z
       .object({
         f1Threshold: z.number().min(0).max(1).default(0.5),

@@ -30,6 +30,8 @@ export interface ModelDoor {
   cache?: ResponseCache;
   /** Model settings that shape answers, for cache keys (no secrets). */
   modelKey?: unknown;
+  /** Aborts calls in flight when the run is interrupted (Ctrl-C) or its circuit breaker trips. */
+  signal?: AbortSignal;
 }
 
 export interface ContextOptions {
@@ -126,7 +128,7 @@ export class MeteredContext implements StrategyContext {
       const result = await limiter(() => {
         started = performance.now();
         this.queueMs += started - requested;
-        return provider.chat(messages, { ...opts, maxTokens, attempt: this.repeat });
+        return provider.chat(messages, { ...opts, maxTokens, attempt: this.repeat, ...(this.door.signal ? { signal: this.door.signal } : {}) });
       });
       log.latencyMs = performance.now() - started;
       log.inputTokens = result.usage?.inputTokens ?? inputEstimate;

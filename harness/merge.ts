@@ -146,7 +146,7 @@ export function mergeShards(dirs: string[], outDir: string, opts: { runId?: stri
   };
   delete manifest.resumedAt;
   store.writeManifest(manifest);
-  store.rewriteRecords(records);
+  store.writeNewRecords(records);
   const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
   store.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');
   return { dir: store.dir, manifest, records, summary };

@@ -1,8 +1,12 @@
 // The run folder: runs/<runId>/{manifest.json, records.jsonl, summary.json, report files}.
 // Records are appended one line at a time as they finish, so an interrupted run keeps every
-// finished record and can resume without repeating or duplicating work.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+// finished record and can resume without repeating or duplicating work. Records are never
+// rewritten in place; every other file (manifest, summary, reports) is written atomically
+// (temporary file, fsync, rename), so a kill at any moment leaves the old file or the new one.
+// The manifest is written before the first record: a folder with records always has one.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from './atomicFile.ts';
 import { redactSecrets } from './secrets.ts';
 import { UsageError } from './errors.ts';
 import type { RunRecord } from './types.ts';
@@ -67,12 +71,15 @@ export function latestRecords(records: readonly RunRecord[]): RunRecord[] {
 export class RunStore {
   private constructor(readonly dir: string) {}
 
+  /**
+   * A store for a new run in `dir` (created if needed). Nothing is written yet: the caller
+   * writes the manifest, then appends records.
+   */
   static create(dir: string): RunStore {
-    if (existsSync(join(dir, 'records.jsonl'))) {
-      throw new UsageError(`run folder ${dir} already has records; resume it with --resume ${dir} or choose another --run-id`);
+    if (existsSync(join(dir, 'records.jsonl')) || existsSync(join(dir, 'manifest.json'))) {
+      throw new UsageError(`run folder ${dir} already holds a run; resume it with --resume ${dir} or choose another --run-id`);
     }
     mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'records.jsonl'), '');
     return new RunStore(dir);
   }
 
@@ -81,16 +88,34 @@ export class RunStore {
     return new RunStore(dir);
   }
 
+  /** A store over `dir` whatever it holds (the run-folder logic decides what state is acceptable). */
+  static at(dir: string): RunStore {
+    return new RunStore(dir);
+  }
+
+  get manifestPath(): string {
+    return join(this.dir, 'manifest.json');
+  }
+
   get recordsPath(): string {
     return join(this.dir, 'records.jsonl');
   }
 
   readManifest(): RunManifest {
-    return readJson<RunManifest>(join(this.dir, 'manifest.json'));
+    let manifest: RunManifest;
+    try {
+      manifest = readJson<RunManifest>(this.manifestPath);
+    } catch (err) {
+      throw new UsageError(`${(err as Error).message}; this run folder's manifest is unreadable`);
+    }
+    if (!manifest || typeof manifest !== 'object' || typeof manifest.runId !== 'string' || !Array.isArray(manifest.questionIds)) {
+      throw new UsageError(`${this.manifestPath}: not a treebench manifest (no runId or questionIds)`);
+    }
+    return manifest;
   }
 
   writeManifest(manifest: RunManifest): void {
-    writeFileSync(join(this.dir, 'manifest.json'), redactSecrets(JSON.stringify(manifest, null, 2)) + '\n');
+    writeFileAtomicSync(this.manifestPath, redactSecrets(JSON.stringify(manifest, null, 2)) + '\n');
   }
 
   /**
@@ -114,7 +139,10 @@ export class RunStore {
             if (opts.repair) truncateSync(this.recordsPath, Buffer.byteLength(text.slice(0, offset)));
             break;
           }
-          throw new Error(`${this.recordsPath}:${i + 1}: corrupt record line (not JSON)`);
+          throw new UsageError(
+            `${this.recordsPath}:${i + 1}: corrupt record line (not JSON) in the middle of the file; ` +
+              `records are only ever appended, so this file was edited or damaged: fix or remove that line`,
+          );
         }
       }
       offset += line.length + 1;
@@ -126,14 +154,18 @@ export class RunStore {
     appendFileSync(this.recordsPath, redactSecrets(JSON.stringify(record)) + '\n');
   }
 
-  /** Rewrites the records file (used to drop error records before retrying them). */
-  rewriteRecords(records: RunRecord[]): void {
-    writeFileSync(this.recordsPath, records.map((r) => redactSecrets(JSON.stringify(r)) + '\n').join(''));
+  /**
+   * Writes the whole records file of a run folder that has none yet (merge builds one from shards),
+   * atomically. Records of a live run are only ever appended.
+   */
+  writeNewRecords(records: RunRecord[]): void {
+    if (existsSync(this.recordsPath)) throw new UsageError(`${this.recordsPath} already exists; records are never rewritten`);
+    writeFileAtomicSync(this.recordsPath, records.map((r) => redactSecrets(JSON.stringify(r)) + '\n').join(''));
   }
 
   writeFile(name: string, content: string): string {
     const path = join(this.dir, name);
-    writeFileSync(path, redactSecrets(content));
+    writeFileAtomicSync(path, redactSecrets(content));
     return path;
   }
 }

@@ -2,9 +2,10 @@
 // limiter (the `concurrency` setting); questions in flight are bounded a little above it so the
 // call slots stay busy. Each record is appended the moment it is finished.
 import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { isBudgetExhausted } from './budget.ts';
 import { UsageError } from './errors.ts';
@@ -17,8 +18,10 @@ import { scoreRetrievalAtK } from './metrics/retrieval.ts';
 import { summarize, type RunSummary } from './metrics/summary.ts';
 import { withIntervals } from './metrics/intervals.ts';
 import { findPrice, loadPriceTable } from './prices.ts';
-import { createEmbedder, createProvider } from './providers/registry.ts';
-import { recordKey, RunStore, type FileHash, type RunManifest } from './runStore.ts';
+import { createEmbedder, createProvider, embedderOptionsFor } from './providers/registry.ts';
+import { latestRecords, recordKey, RunStore, type FileHash, type RunManifest } from './runStore.ts';
+import { openRunFolder, runFolderPath } from './runFolder.ts';
+import { CircuitBreaker, classifyFailure, isEnvironmentFailure, type FailureKind } from './breaker.ts';
 import { redactSecrets } from './secrets.ts';
 import { toQuestionInput, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from './types.ts';
 import { ValueIndex } from './valueIndex.ts';
@@ -68,6 +71,18 @@ export interface RunOptions {
   /** Bootstrap intervals in summary.json (default true; `tune` skips them for its rung runs). */
   intervals?: boolean;
   onProgress?: (p: Progress) => void;
+  /** Interrupts the run (Ctrl-C): no new work starts, calls in flight are aborted, finished records stay. */
+  signal?: AbortSignal;
+  /** Messages for the user (a stale lock taken over, a resume that starts afresh). */
+  onNote?: (message: string) => void;
+}
+
+/** Why a run stopped before all its work was done; the rest is resumable. */
+export interface RunStop {
+  reason: string;
+  /** Tasks (strategy x question x repeat) without a record, to be run by `--resume`. */
+  notRun: number;
+  interrupted: boolean;
 }
 
 export interface RunOutcome {
@@ -75,6 +90,19 @@ export interface RunOutcome {
   manifest: RunManifest;
   records: RunRecord[];
   summary: RunSummary;
+  /** Set when work is left undone (interrupted, circuit breaker, environment failures). */
+  stopped: RunStop | null;
+}
+
+/** The config hash: over the parsed config, so comments and formatting do not change it. */
+export const hashConfig = (config: unknown): string => sha256(JSON.stringify(config));
+
+/** Longest answer kept in a record: a runaway reply is data, not something to store whole. */
+export const MAX_RECORD_ANSWER_CHARS = 4000;
+
+export function capAnswer(answer: string): string {
+  if (answer.length <= MAX_RECORD_ANSWER_CHARS) return answer;
+  return `${answer.slice(0, MAX_RECORD_ANSWER_CHARS)}… [${answer.length - MAX_RECORD_ANSWER_CHARS} more characters cut]`;
 }
 
 export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
@@ -125,9 +153,12 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   let questions = selectQuestions(data.questions, limit, opts.shard);
   const byId = new Map(questions.map((q) => [q.id, q]));
   if (byId.size !== questions.length) throw new Error(`dataset ${data.name}: question ids are not unique`);
+  if (!opts.resumeDir && questions.length === 0) {
+    throw new UsageError(`no questions to run: ${opts.shard ? `--shard ${opts.shard.index}/${opts.shard.count} of ` : ''}${data.questions.length} question(s)${limit ? ` (limit ${limit})` : ''} selects none`);
+  }
 
   const provider = opts.provider ?? createProvider(config.model);
-  const embedder = createEmbedder(config.embedder);
+  const embedder = createEmbedder(config.embedder, embedderOptionsFor(config.model));
   const prices = loadPriceTable();
   const priceAs = config.model.priceAs ?? null;
   const pricedModel = priceAs ?? provider.id;
@@ -146,16 +177,27 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     });
   }
 
-  // Run folder: new, or an interrupted one to resume.
+  // Run folder: new, or an interrupted one to resume; held under its one-writer lock.
   let store: RunStore;
   let manifest: RunManifest;
   let previous: RunRecord[] = [];
   const startedAt = new Date().toISOString();
-  if (opts.resumeDir) {
-    store = RunStore.open(opts.resumeDir);
-    manifest = store.readManifest();
+  const folder = opts.resumeDir
+    ? openRunFolder(opts.resumeDir, 'resume', { command: 'treebench run --resume' })
+    : openRunFolder(runFolderPath(opts.outDir ?? config.run.outDir, opts.runId ?? timestampId(config.name)), 'new', {
+        outDirLabel: opts.outDir ? '--out' : 'run.outDir',
+        command: 'treebench run',
+      });
+  for (const note of folder.notes) opts.onNote?.(note);
+  let onAbort: (() => void) | undefined;
+  // Everything below runs under the folder's lock; the finally at the end releases it.
+  try {
+  store = folder.store;
+  if (folder.manifest) {
+    manifest = folder.manifest;
     // Resuming under another config would mix records of two different runs in one folder.
-    if (manifest.configHash !== configHashOf(loaded)) {
+    // Parsed-config hash (overrides included); older manifests hashed the raw text.
+    if (manifest.configHash !== hashConfig(config) && manifest.configHash !== configHashOf(loaded) && manifest.configHash !== sha256(loaded.raw)) {
       throw new UsageError(`${opts.resumeDir} was started with a different config (${manifest.configPath}); resume it with that config unchanged`);
     }
     // The run's own selection wins over today's flags: same questions, strategies and repeats.
@@ -163,16 +205,11 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     questions = data.questions.filter((q) => ids.has(q.id));
     specs = loaded.strategies.filter((s) => manifest.strategies.some((m) => m.id === s.id));
     repeats = manifest.repeats;
-    previous = store.readRecords({ repair: true });
-    if (opts.retryErrors) {
-      previous = previous.filter((r) => r.error === null);
-      store.rewriteRecords(previous);
-    }
+    previous = folder.previous;
     manifest.resumedAt = [...(manifest.resumedAt ?? []), startedAt];
     manifest.finishedAt = null;
   } else {
-    const runId = opts.runId ?? timestampId(config.name);
-    store = RunStore.create(join(opts.outDir ?? config.run.outDir, runId));
+    const runId = basename(store.dir);
     // A corpus loaded for a selection (--limit/--shard) carries hashes that do not depend on it.
     const questionsHash = data.identity?.questionsHash ?? sha256(JSON.stringify(data.questions));
     const files: FileHash[] = data.files.map((f) => ({ path: relative(process.cwd(), f), sha256: sha256(readFileSync(f)) }));
@@ -181,7 +218,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       name: config.name,
       configPath: relative(process.cwd(), loaded.path),
       config,
-      configHash: configHashOf(loaded),
+      configHash: hashConfig(config),
       dataset: { name: data.name, questions: questions.length, questionsHash, files },
       corpus: {
         name: data.corpus.name,
@@ -225,7 +262,15 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       finishedAt: null,
     };
   }
+  // Written before the first record: a folder with records always has its manifest.
   store.writeManifest(manifest);
+
+  // Ctrl-C (opts.signal) and a tripped breaker both stop calls in flight through one signal.
+  const stopCalls = new AbortController();
+  setMaxListeners(0, stopCalls.signal); // every call in flight listens to it
+  onAbort = () => stopCalls.abort(opts.signal?.reason ?? new Error('interrupted'));
+  if (opts.signal?.aborted) onAbort();
+  opts.signal?.addEventListener('abort', onAbort);
 
   // Building a tokenizer's tables takes a second or two: do it before anything is timed.
   warmTokenizer(provider.id);
@@ -247,11 +292,14 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     limiter: pLimit(concurrency),
     index,
     ...(useCache ? { cache: new ResponseCache(resolve(config.cache.dir)), modelKey } : {}),
+    signal: stopCalls.signal,
   };
   const judge = config.scoring.judge
     ? new LlmJudge({ config: config.scoring.judge, prices, concurrency, ...(opts.judgeProvider ? { provider: opts.judgeProvider } : {}), ...(door.cache ? { cache: door.cache } : {}) })
     : undefined;
-  const done = new Set(previous.map(recordKey));
+  // Finished work is skipped; with --retry-errors a key whose latest record is an error is run
+  // again, and the new record (appended) supersedes the old one.
+  const done = new Set(latestRecords(previous).filter((r) => !opts.retryErrors || r.error === null).map(recordKey));
   const tasks: Array<{ spec: StrategySpec; question: Question; repeat: number }> = [];
   for (let repeat = 0; repeat < repeats; repeat++) {
     for (const question of questions) {
@@ -264,13 +312,30 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const records: RunRecord[] = [...previous];
   let errors = 0;
   let finished = 0;
+  let notRun = 0;
+  const environmentErrors = new Map<string, number>();
+  const breaker = new CircuitBreaker(config.run.maxConsecutiveFailures);
   const runStart = performance.now();
   // Enough questions in flight to keep every call slot busy while others do local work.
   const taskLimit = pLimit(Math.max(2, concurrency * 2));
   await Promise.all(
     tasks.map((task) =>
       taskLimit(async () => {
-        const record = await runOne(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, ...(judge ? { judge } : {}) });
+        if (breaker.open || stopCalls.signal.aborted) {
+          notRun++;
+          return;
+        }
+        const { record, failure } = await runOneDetailed(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, ...(judge ? { judge } : {}) });
+        const kind: FailureKind | null = failure === undefined ? null : classifyFailure(failure);
+        breaker.record(kind, record.error ?? '');
+        if (breaker.open) stopCalls.abort(new Error(breaker.reason!));
+        // The environment failed (auth, connection, interrupted), not the strategy: no record,
+        // the task stays to be run by --resume.
+        if (kind !== null && (isEnvironmentFailure(kind) || stopCalls.signal.aborted)) {
+          notRun++;
+          if (kind !== 'aborted' && record.error) environmentErrors.set(record.error, (environmentErrors.get(record.error) ?? 0) + 1);
+          return;
+        }
         store.append(record);
         records.push(record);
         finished++;
@@ -279,16 +344,27 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       }),
     ),
   );
+  let stopped: RunStop | null = null;
+  if (notRun > 0) {
+    const commonest = [...environmentErrors.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const reason = opts.signal?.aborted ? 'interrupted' : breaker.reason ?? `${notRun} tasks failed for reasons outside the strategy${commonest ? `: ${commonest}` : ''}`;
+    stopped = { reason, notRun, interrupted: Boolean(opts.signal?.aborted) && !breaker.open };
+  }
 
   // Summaries follow the config's order of strategies and questions, not completion order.
   const order = new Map(specs.map((s, i) => [s.id, i]));
   const qOrder = new Map(questions.map((q, i) => [q.id, i]));
   records.sort((a, b) => (order.get(a.strategy) ?? 0) - (order.get(b.strategy) ?? 0) || a.repeat - b.repeat || (qOrder.get(a.questionId) ?? 0) - (qOrder.get(b.questionId) ?? 0));
   const summary = opts.intervals === false ? summarize(records) : withIntervals(summarize(records), records, { seed: manifest.seed });
-  manifest.finishedAt = new Date().toISOString();
+  // A run with work left undone is not finished: finishedAt stays null until a resume completes it.
+  if (!stopped) manifest.finishedAt = new Date().toISOString();
   store.writeManifest(manifest);
   store.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');
-  return { dir: store.dir, manifest, records, summary };
+  return { dir: store.dir, manifest, records, summary, stopped };
+  } finally {
+    folder.lock.release();
+    if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 interface TaskEnv {
@@ -302,6 +378,11 @@ interface TaskEnv {
 
 /** Runs one strategy on one question; never throws — failures become error records. */
 export async function runOne(task: { spec: StrategySpec; question: Question; repeat: number }, env: TaskEnv): Promise<RunRecord> {
+  return (await runOneDetailed(task, env)).record;
+}
+
+/** runOne, plus the error that ended the task (for the circuit breaker), if any. */
+export async function runOneDetailed(task: { spec: StrategySpec; question: Question; repeat: number }, env: TaskEnv): Promise<{ record: RunRecord; failure?: unknown }> {
   const { spec, question, repeat } = task;
   const ctx = new MeteredContext({
     corpus: env.corpus,
@@ -313,11 +394,15 @@ export async function runOne(task: { spec: StrategySpec; question: Question; rep
   const started = performance.now();
   let result: StrategyResult = { answer: '', evidence: [], trace: [] };
   let error: string | null = null;
+  let failure: unknown;
   try {
     result = await getStrategy(spec.strategy).run(toQuestionInput(question), ctx, spec.params);
   } catch (err) {
     // A budget refusal that escaped the strategy is not an error: the record says which ran out.
-    if (!isBudgetExhausted(err)) error = redactSecrets(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+    if (!isBudgetExhausted(err)) {
+      error = redactSecrets(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+      failure = err;
+    }
   }
   const wallMs = performance.now() - started;
   const chats = ctx.calls.filter((c) => c.kind === 'chat');
@@ -329,14 +414,14 @@ export async function runOne(task: { spec: StrategySpec; question: Question; rep
     : error === null
       ? await env.judge.judge({ question: question.question, gold: goldAnswers(question), answer: result.answer })
       : { correct: 0 as const, reason: 'no answer: the strategy failed', model: env.judge.provider.id, prompt: env.judge.prompt, calls: [] };
-  return {
+  const record: RunRecord = {
     runId: env.runId,
     strategy: spec.id,
     questionId: question.id,
     repeat,
     question: question.question,
     ...(question.tags?.length ? { tags: question.tags } : {}),
-    answer: result.answer,
+    answer: capAnswer(result.answer),
     gold: question.answers.length ? question.answers : question.choices && question.label !== undefined ? [question.choices[question.label]] : [],
     scores,
     ...(judged ? { judge: judged } : {}),
@@ -362,4 +447,5 @@ export async function runOne(task: { spec: StrategySpec; question: Question; rep
     error,
     finishedAt: new Date().toISOString(),
   };
+  return failure === undefined ? { record } : { record, failure };
 }

@@ -26,9 +26,10 @@ type Replacer = string | ((match: string, ...groups: string[]) => string);
 
 const PATTERNS: Array<[RegExp, Replacer]> = [
   // Authorization: Bearer xyz / "authorization": "Bearer xyz" / Authorization=xyz
-  [/(\bauthorization\b["']?\s*[:=]\s*["']?)(?:bearer\s+|basic\s+)?[^\s"',;}\]]+/gi, (_m, p1) => `${p1}${REDACTED}`],
+  // (A value that is already [REDACTED] is left alone, so redacting twice changes nothing.)
+  [/(\bauthorization\b["']?\s*[:=]\s*["']?)(?!(?:bearer\s+|basic\s+)?\[REDACTED\])(?:bearer\s+|basic\s+)?[^\s"',;}\]]+/gi, (_m, p1) => `${p1}${REDACTED}`],
   // api-key / x-api-key / api_key / apikey headers, JSON fields and query parameters
-  [/(\b(?:x-)?api[-_]?key\b["']?\s*[:=]\s*["']?)[^\s"',;&}\]]+/gi, (_m, p1) => `${p1}${REDACTED}`],
+  [/(\b(?:x-)?api[-_]?key\b["']?\s*[:=]\s*["']?)(?!\[REDACTED\])[^\s"',;&}\]]+/gi, (_m, p1) => `${p1}${REDACTED}`],
   // Bearer tokens anywhere else
   [/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, `Bearer ${REDACTED}`],
   // OpenAI-style keys: sk-..., sk-proj-..., sk-svcacct-...

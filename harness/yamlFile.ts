@@ -33,5 +33,12 @@ export function readYamlFile(path: string, what: string): YamlFile {
     }
     return path;
   };
-  return { raw, data: doc.toJS(), where };
+  let data: unknown;
+  try {
+    // toJS resolves aliases: an alias used before its anchor (or a runaway alias bomb) fails here.
+    data = doc.toJS({ maxAliasCount: 1000 });
+  } catch (err) {
+    throw new ConfigError(`${path}: YAML error: ${(err as Error).message.split('\n')[0]}`);
+  }
+  return { raw, data, where };
 }

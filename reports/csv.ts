@@ -11,7 +11,10 @@ const COST_COLUMNS = new Set(['costPerQuestion', 'totalCost']);
 export function csvField(value: FlatValue | boolean | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
-  const s = String(value);
+  // A text cell starting with = + - @ (or tab / CR) is a formula to a spreadsheet
+  // (=HYPERLINK(...) from a dataset name would run on open): a leading apostrophe keeps it text.
+  let s = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

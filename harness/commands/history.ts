@@ -4,7 +4,7 @@ import type { Argv, CommandModule } from 'yargs';
 import { buildHistory, findRunDirs } from '../history/build.ts';
 import { HISTORY_FORMATS, renderHistory, type HistoryFormat } from '../../reports/history.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
-import { writeFileAtomic } from '../atomicFile.ts';
+import { writeFileAtomicSync as writeFileAtomic } from '../atomicFile.ts';
 import type { Runner } from '../commands.ts';
 import { checkAlpha, checkResamples, headlineLevel, resolveMetrics, splitList } from './shared.ts';
 import { loadRun } from '../compare/runs.ts';

@@ -1,4 +1,5 @@
 // `treebench trace <runDir> --question <id> --strategy <id>`
+import { forTerminal } from '../text/terminal.ts';
 import { dirname, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
 import { UsageError } from '../errors.ts';
@@ -53,7 +54,7 @@ export function traceCommand(run: Runner): CommandModule {
         }
         const corpus = await corpusOfRun(store);
         const width = a.full ? Infinity : Math.max(80, process.stdout.columns ?? 110);
-        process.stdout.write(records.map((r) => formatTrace(r, corpus, { width })).join('\n\n' + '─'.repeat(60) + '\n\n') + '\n');
+        process.stdout.write(forTerminal(records.map((r) => formatTrace(r, corpus, { width })).join('\n\n' + '─'.repeat(60) + '\n\n')) + '\n');
         return 0;
       })(),
   };

@@ -179,7 +179,37 @@ export function classifyError(err: unknown): Classified {
     return { retryable, status, code, retryAfterMs: retryAfter(headers), message: err.message };
   }
   if (err instanceof Error && err.name === 'AbortError') return { retryable: false, aborted: true, message: 'request aborted' };
+  // A 200 whose body is cut short or is not JSON (a proxy's HTML page, a dropped connection the
+  // server closed cleanly): the same request succeeds later.
+  if (err instanceof SyntaxError) return { retryable: true, code: 'malformed-body', message: `malformed response body (${err.message.slice(0, 120)})` };
+  if (err instanceof IncompleteResponseError) return { retryable: true, code: 'incomplete-response', message: err.message };
+  // The connection died while the body was streaming in (undici: TypeError "terminated", with
+  // the socket error as its cause).
+  const socketCode = socketErrorCode(err);
+  if (socketCode) return { retryable: true, code: 'connection', message: `connection lost mid-response (${socketCode})` };
   return { retryable: false, message: err instanceof Error ? err.message : String(err) };
+}
+
+/** A well-formed reply that carries no answer (e.g. 200 with empty `choices`): retried. */
+export class IncompleteResponseError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IncompleteResponseError';
+  }
+}
+
+const SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED', 'ETIMEDOUT']);
+
+function socketErrorCode(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && SOCKET_CODES.has(code)) return code;
+    if (depth === 0 && e instanceof TypeError && /^(terminated|fetch failed|other side closed)$/i.test(e.message)) {
+      const inner = socketErrorCode((e as { cause?: unknown }).cause);
+      return inner ?? e.message;
+    }
+  }
+  return undefined;
 }
 
 function retryAfter(headers: Headers | undefined): number | undefined {

@@ -16,6 +16,7 @@ import type { ChatMessage, ChatOptions, ChatProvider, ChatResult, ToolCall, Usag
 import { isToolsRefusal, ToolsUnsupportedError } from '../tools.ts';
 import { redactSecrets } from '../secrets.ts';
 import {
+  IncompleteResponseError,
   createClient,
   ProviderError,
   resolveConnection,
@@ -119,10 +120,15 @@ export class OpenAIChatProvider implements ChatProvider {
     const what = `openai chat "${this.id}" at ${this.conn.baseURL}`;
     if (opts.tools?.length && this.toolsRefused) throw new ToolsUnsupportedError(`${what}: the server refused native tools earlier in this run`);
     const { value: res, retries } = await withRetries(
-      () =>
-        this.client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
+      async () => {
+        const r = await this.client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
           signal: opts.signal,
-        }),
+        });
+        // No choice at all (or a body that is not a completion) is the server failing, not the
+        // model answering: retried like a 5xx. An empty *content* is an answer and is kept.
+        if (!Array.isArray(r?.choices) || r.choices.length === 0) throw new IncompleteResponseError('the response has no choices');
+        return r;
+      },
       {
         what,
         maxRetries: this.opts.maxRetries ?? 2,

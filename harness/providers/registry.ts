@@ -49,6 +49,10 @@ export const modelConfigSchema = z
     json: z.boolean().default(true),
     maxRetries: z.number().int().min(0).max(10).optional(),
     timeoutMs: z.number().int().positive().optional(),
+    /** First backoff delay between attempts (doubles per retry, with jitter). Default 500 ms. */
+    retryBaseMs: z.number().int().min(0).optional(),
+    /** Longest wait between attempts; also caps a server's Retry-After. Default 30 000 ms. */
+    retryMaxMs: z.number().int().min(0).optional(),
     maxTokensField: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
     /** Extra request-body fields for every chat call (e.g. { reasoning_effort: low }). */
     extraBody: z.record(z.string(), z.unknown()).optional(),
@@ -120,6 +124,8 @@ const providerFactories: ProviderFactory[] = [
         json: o.json,
         maxRetries: o.maxRetries,
         timeoutMs: o.timeoutMs,
+        ...(o.retryBaseMs !== undefined ? { retryBaseMs: o.retryBaseMs } : {}),
+        ...(o.retryMaxMs !== undefined ? { retryMaxMs: o.retryMaxMs } : {}),
         maxTokensField: o.maxTokensField,
         extraBody: o.extraBody,
       });
@@ -163,6 +169,8 @@ export interface EmbedderOptions {
   apiKeyEnv?: string;
   maxRetries?: number;
   timeoutMs?: number;
+  retryBaseMs?: number;
+  retryMaxMs?: number;
   /** openai: inputs per request (<= 256). */
   batchSize?: number;
   /** openai: shorter text-embedding-3 vectors. */
@@ -192,6 +200,8 @@ const embedderFactories: EmbedderFactory[] = [
         apiKeyEnv: o.apiKeyEnv,
         maxRetries: o.maxRetries,
         timeoutMs: o.timeoutMs,
+        ...(o.retryBaseMs !== undefined ? { retryBaseMs: o.retryBaseMs } : {}),
+        ...(o.retryMaxMs !== undefined ? { retryMaxMs: o.retryMaxMs } : {}),
         batchSize: o.batchSize,
         dimensions: o.dimensions,
       }),
@@ -204,6 +214,21 @@ export function knownEmbedders(): string[] {
 
 export function registerEmbedder(factory: EmbedderFactory): void {
   embedderFactories.unshift(factory);
+}
+
+/**
+ * Connection options an `openai:` embedder takes from the run's `model:` section, so embeddings
+ * (the key and the corpus text) go to the server the user configured and nowhere else.
+ */
+export function embedderOptionsFor(model: Pick<ModelConfig, 'baseURL' | 'apiKeyEnv' | 'maxRetries' | 'timeoutMs' | 'retryBaseMs' | 'retryMaxMs'>): EmbedderOptions {
+  const o: EmbedderOptions = {};
+  if (model.baseURL !== undefined) o.baseURL = model.baseURL;
+  if (model.apiKeyEnv !== undefined) o.apiKeyEnv = model.apiKeyEnv;
+  if (model.maxRetries !== undefined) o.maxRetries = model.maxRetries;
+  if (model.timeoutMs !== undefined) o.timeoutMs = model.timeoutMs;
+  if (model.retryBaseMs !== undefined) o.retryBaseMs = model.retryBaseMs;
+  if (model.retryMaxMs !== undefined) o.retryMaxMs = model.retryMaxMs;
+  return o;
 }
 
 export function createEmbedder(id = 'hash', options: EmbedderOptions = {}): Embedder {

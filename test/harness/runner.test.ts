@@ -304,7 +304,8 @@ describe('RunStore', () => {
   it('refuses to start a new run over a folder that has records', () => {
     const dir = join(tmp(), 'r');
     RunStore.create(dir);
-    expect(existsSync(join(dir, 'records.jsonl'))).toBe(true);
+    // Nothing is written until the manifest is: records never exist without it.
+    expect(existsSync(join(dir, 'records.jsonl'))).toBe(false);
     writeFileSync(join(dir, 'records.jsonl'), '{}\n');
     expect(() => RunStore.create(dir)).toThrow(/--resume/);
   });

@@ -76,7 +76,8 @@ async function cmdRun(args: {
   const shard = shardFrom(args.shard);
   const loaded = loadConfig(args.config, { set: setFlags(args.set) });
   // The corpus need only serve the questions that will run (corpus.only: referenced, financebench).
-  const resumeIds = args.resume ? new Set(RunStore.open(args.resume).readManifest().questionIds) : null;
+  // (A folder a kill left without its manifest has no selection yet: runBenchmark starts it.)
+  const resumeIds = args.resume ? resumeSelection(args.resume) : null;
   const limit = flags.limit ?? loaded.config.run.limit;
   const wasQuiet = process.env.TREEBENCH_QUIET;
   if (args.quiet) process.env.TREEBENCH_QUIET = '1'; // the load's progress lines (harness/progress.ts) too
@@ -117,6 +118,15 @@ async function cmdRun(args: {
   printReport(render(args.format, { summary: outcome.summary, meta, ...extra, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
   process.stderr.write(`run folder: ${outcome.dir}\n`);
   return runExitCode(outcome, loaded, args.config);
+}
+
+/** The questions a run folder was started with, or null when it has no readable manifest yet. */
+function resumeSelection(dir: string): Set<string> | null {
+  try {
+    return new Set(RunStore.open(dir).readManifest().questionIds);
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -138,11 +138,16 @@ export function overrideLocator(where: (path: PropertyKey[]) => string, override
 }
 
 /**
- * The config hash: the file's text, plus — only when there are any — the overrides and the
- * environment values substituted, so two runs share a hash exactly when they ran the same
- * settings (and a plain config keeps the hash it always had).
+ * The config hash: over the parsed config, after `--set` overrides and `${VAR}` values were
+ * applied, so two runs share a hash exactly when they ran the same settings, while comments and
+ * formatting change nothing (a comment-only edit does not block --resume).
  */
-export function configHashOf(loaded: { raw: string; overrides?: readonly string[]; env?: Record<string, string> }): string {
+export function configHashOf(loaded: { config: unknown }): string {
+  return createHash('sha256').update(JSON.stringify(loaded.config)).digest('hex');
+}
+
+/** The hash manifests written before parsed-config hashing carried: the file's text, plus overrides. */
+export function legacyConfigHash(loaded: { raw: string; overrides?: readonly string[]; env?: Record<string, string> }): string {
   const h = createHash('sha256').update(loaded.raw);
   const extra = { ...(loaded.overrides?.length ? { set: loaded.overrides } : {}), ...(loaded.env && Object.keys(loaded.env).length ? { env: loaded.env } : {}) };
   if (Object.keys(extra).length) h.update(`\n# treebench overrides ${JSON.stringify(extra)}`);

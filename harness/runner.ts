@@ -26,7 +26,7 @@ import { redactSecrets } from './secrets.ts';
 import { toQuestionInput, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from './types.ts';
 import { ValueIndex } from './valueIndex.ts';
 import { ResponseCache } from './cache.ts';
-import { configHashOf } from './overrides.ts';
+import { configHashOf, legacyConfigHash } from './overrides.ts';
 import { warmTokenizer } from './tokenizer.ts';
 import { getStrategy } from '../strategies/registry.ts';
 import type { BenchmarkData } from '../datasets/registry.ts';
@@ -93,9 +93,6 @@ export interface RunOutcome {
   /** Set when work is left undone (interrupted, circuit breaker, environment failures). */
   stopped: RunStop | null;
 }
-
-/** The config hash: over the parsed config, so comments and formatting do not change it. */
-export const hashConfig = (config: unknown): string => sha256(JSON.stringify(config));
 
 /** Longest answer kept in a record: a runaway reply is data, not something to store whole. */
 export const MAX_RECORD_ANSWER_CHARS = 4000;
@@ -197,7 +194,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     manifest = folder.manifest;
     // Resuming under another config would mix records of two different runs in one folder.
     // Parsed-config hash (overrides included); older manifests hashed the raw text.
-    if (manifest.configHash !== hashConfig(config) && manifest.configHash !== configHashOf(loaded) && manifest.configHash !== sha256(loaded.raw)) {
+    if (manifest.configHash !== configHashOf(loaded) && manifest.configHash !== legacyConfigHash(loaded)) {
       throw new UsageError(`${opts.resumeDir} was started with a different config (${manifest.configPath}); resume it with that config unchanged`);
     }
     // The run's own selection wins over today's flags: same questions, strategies and repeats.
@@ -218,7 +215,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       name: config.name,
       configPath: relative(process.cwd(), loaded.path),
       config,
-      configHash: hashConfig(config),
+      configHash: configHashOf(loaded),
       dataset: { name: data.name, questions: questions.length, questionsHash, files },
       corpus: {
         name: data.corpus.name,

@@ -11,8 +11,10 @@
 // worker script fetch), font faces are never loaded, and standard fonts, CMaps and wasm come from
 // the installed package's folders (pdf.js reads them with fs in Node).
 //
-// Protocol: in { id, file }; out { id, ok: true, pageCount, pages, outline } where pages[i] is a
-// list of [str, hasEOL, x, y, width, height] text items and outline items are
+// Protocol: in { id, file }; out { id, ok: true, pageCount, pages, sizes, fonts, outline } where
+// pages[i] is a list of [str, hasEOL, x, y, width, height, font, size] text items (font: an index
+// into fonts, a list of [name, bold]; size: the font size from the text matrix), sizes[i] is the
+// page's [width, height], and outline items are
 // { title, page (1-based or null), children }; or { id, ok: false, name, message }.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -71,6 +73,44 @@ async function importPdfJs() {
 
 const MAX_OUTLINE_DEPTH = 32;
 
+// Font names. Text content names fonts by a loaded id ("g_d0_f3") and a generic family
+// ("sans-serif"); the real name ("ABCDEE+Arial-BoldMT", which says bold) reaches the document's
+// common objects only when a page's operator list is built. That costs about as much as the text
+// itself, so it is built only for a page that uses a font not seen before (most documents use a
+// handful of fonts, set on their first pages), at most MAX_OPLIST_PAGES times per document; fonts
+// still unknown after that keep the generic family and count as not bold.
+const MAX_OPLIST_PAGES = 24;
+const BOLD_NAME = /bold|black|heavy|semibold|demi|extrabold|ultrabold|[-,]b(d|old)?$|\bbd\b/i;
+
+class Fonts {
+  list = []; // [name, bold] per font index
+  index = new Map(); // loaded id -> font index
+  oplists = 0;
+
+  async resolve(page, content, items) {
+    const unseen = [...new Set(items.map((i) => i[6]))].filter((id) => !this.index.has(id));
+    if (unseen.length && this.oplists < MAX_OPLIST_PAGES) {
+      this.oplists++;
+      try {
+        await page.getOperatorList();
+      } catch {
+        // fonts stay generic
+      }
+    }
+    for (const id of unseen) {
+      let name = content.styles?.[id]?.fontFamily ?? '';
+      try {
+        if (page.commonObjs.has(id)) name = page.commonObjs.get(id)?.name || name;
+      } catch {
+        // not resolved
+      }
+      this.index.set(id, this.list.length);
+      this.list.push([name, BOLD_NAME.test(name.replace(/^[A-Z]{6}\+/, ''))]);
+    }
+    for (const it of items) it[6] = this.index.get(it[6]);
+  }
+}
+
 async function readOutline(doc, pageCount) {
   let raw;
   try {
@@ -120,6 +160,8 @@ async function extract(file) {
     const doc = await task.promise;
     const pageCount = doc.numPages;
     const pages = [];
+    const sizes = [];
+    const fonts = new Fonts();
     for (let n = 1; n <= pageCount; n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
@@ -127,13 +169,16 @@ async function extract(file) {
       for (const it of content.items) {
         if (typeof it.str !== 'string') continue; // marked-content markers
         const t = it.transform ?? [1, 0, 0, 1, 0, 0];
-        items.push([it.str, Boolean(it.hasEOL), t[4], t[5], it.width ?? 0, Math.abs(it.height || t[3] || 0)]);
+        items.push([it.str, Boolean(it.hasEOL), t[4], t[5], it.width ?? 0, Math.abs(it.height || t[3] || 0), it.fontName ?? '', Math.hypot(t[2], t[3])]);
       }
+      await fonts.resolve(page, content, items);
       pages.push(items);
+      const [x0, y0, x1, y1] = page.view ?? [0, 0, 0, 0];
+      sizes.push([Math.abs(x1 - x0), Math.abs(y1 - y0)]);
       page.cleanup();
     }
     const outline = await readOutline(doc, pageCount);
-    return { pageCount, pages, outline };
+    return { pageCount, pages, sizes, fonts: fonts.list, outline };
   } finally {
     await task.destroy().catch(() => {});
   }

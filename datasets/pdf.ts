@@ -29,16 +29,48 @@ export interface PdfContent {
   /** The document outline (bookmarks), or null when the PDF has none. */
   outline: OutlineItem[] | null;
   pageCount: number;
+  /** Per-page layout lines (index 0 = page 1), for tree building; absent for content made by hand. */
+  layout?: PageLayout[];
 }
 
-/** A text item as the worker sends it: [str, hasEOL, x, y, width, height] (PDF user space, y up). */
-export type TextItem = [str: string, hasEOL: boolean, x: number, y: number, width: number, height: number];
+/**
+ * A text item as the worker sends it: [str, hasEOL, x, y, width, height, font, size] (PDF user
+ * space, y up; font: an index into the document's fonts; size: the font size from the text matrix).
+ */
+export type TextItem = [str: string, hasEOL: boolean, x: number, y: number, width: number, height: number, font?: number, size?: number];
+
+/** A font as the worker names it: [name (e.g. "ABCDEE+Arial-BoldMT"), bold (from the name)]. */
+export type FontInfo = [name: string, bold: boolean];
+
+/** One non-empty text line of a page, as drawn (PDF user space: y grows upwards from the page bottom). */
+export interface LayoutLine {
+  /** The line's text, exactly as the matching non-empty line of the page text. */
+  text: string;
+  /** Left edge and baseline of the line's first item. */
+  x: number;
+  y: number;
+  /** Font size (largest among the line's items). */
+  size: number;
+  /** Name of the font carrying most of the line's characters ("" when unknown). */
+  font: string;
+  /** That font's name says bold (Bold, Black, Heavy, Semibold, Demi). */
+  bold: boolean;
+}
+
+/** The layout of one page: its size and its non-empty lines in reading (content-stream) order. */
+export interface PageLayout {
+  width: number;
+  height: number;
+  lines: LayoutLine[];
+}
 
 interface WorkerReply {
   id: number;
   ok: boolean;
   pageCount?: number;
   pages?: TextItem[][];
+  sizes?: [number, number][];
+  fonts?: FontInfo[];
   outline?: OutlineItem[] | null;
   name?: string;
   message?: string;
@@ -172,7 +204,9 @@ export async function readPdf(file: string): Promise<PdfContent> {
     });
   }
   const c = await hit.content;
-  return { pages: [...c.pages], outline: c.outline && cloneOutline(c.outline), pageCount: c.pageCount };
+  const copy: PdfContent = { pages: [...c.pages], outline: c.outline && cloneOutline(c.outline), pageCount: c.pageCount };
+  if (c.layout) copy.layout = c.layout.map((p) => ({ width: p.width, height: p.height, lines: p.lines.map((l) => ({ ...l })) }));
+  return copy;
 }
 
 /**
@@ -211,7 +245,9 @@ async function extract(file: string): Promise<PdfContent> {
     if (reply.name === 'PasswordException') throw new DataError('the PDF is encrypted and needs a password; treebench cannot read it', { file });
     throw new DataError(`not a readable PDF (${reply.message ?? reply.name ?? 'unknown error'})`, { file });
   }
-  return { pages: reply.pages!.map(pageText), outline: reply.outline ?? null, pageCount: reply.pageCount! };
+  const fonts = reply.fonts ?? [];
+  const layout = reply.pages!.map((items, i) => pageLayout(items, fonts, reply.sizes?.[i]?.[0] ?? 0, reply.sizes?.[i]?.[1] ?? 0));
+  return { pages: reply.pages!.map(pageText), outline: reply.outline ?? null, pageCount: reply.pageCount!, layout };
 }
 
 // --- page text -------------------------------------------------------------------------------
@@ -223,33 +259,80 @@ async function extract(file: string): Promise<PdfContent> {
  * space separates items with a visible horizontal gap. Content-stream order is kept.
  */
 export function pageText(items: TextItem[]): string {
-  const lines: string[] = [];
+  return tidy(assembleLines(items).map((l) => l.text));
+}
+
+/**
+ * The non-empty lines of a page with what heading detection needs. `lines[k]` is the k-th
+ * non-empty line of `pageText(items)`, with the same text, so a heading found here can split
+ * the page text. Font size is the largest of the line's items; `font` and `bold` are those of
+ * the font carrying most of the line's characters.
+ */
+export function pageLayout(items: TextItem[], fonts: FontInfo[], width: number, height: number): PageLayout {
+  const lines: LayoutLine[] = [];
+  for (const l of assembleLines(items)) {
+    const text = l.text.replace(/[\t \u00a0]+/g, ' ').trim();
+    if (text === '') continue;
+    const f = fonts[l.font];
+    lines.push({ text, x: round(l.x), y: round(l.y), size: round(l.size), font: f?.[0] ?? '', bold: f?.[1] ?? false });
+  }
+  return { width: round(width), height: round(height), lines };
+}
+
+const round = (v: number) => Math.round(v * 100) / 100;
+
+interface RawLine {
+  text: string;
+  x: number;
+  y: number;
+  size: number;
+  /** Font index carrying most characters, -1 when unknown. */
+  font: number;
+}
+
+function assembleLines(items: TextItem[]): RawLine[] {
+  const lines: RawLine[] = [];
   let line = '';
   let lineY: number | null = null;
   let lineH = 0;
   let lastEnd: number | null = null;
+  let x = 0;
+  let size = 0;
+  let chars = new Map<number, number>();
   const flush = () => {
-    lines.push(line);
+    let font = -1;
+    let best = 0;
+    for (const [f, n] of chars) if (n > best) [font, best] = [f, n];
+    lines.push({ text: line, x, y: lineY ?? 0, size, font });
     line = '';
     lineY = null;
     lastEnd = null;
+    size = 0;
+    chars = new Map();
   };
-  for (const [str, hasEOL, x, y, width, height] of items) {
+  for (const [str, hasEOL, ix, y, width, height, font, fontSize] of items) {
     const h = height || 1;
     if (str !== '') {
       if (lineY !== null && line !== '' && !sameLine(lineY, lineH, y, h)) flush();
-      else if (lastEnd !== null && line !== '' && x - lastEnd > 0.15 * h && !/\s$/.test(line) && !/^\s/.test(str)) line += ' ';
+      else if (lastEnd !== null && line !== '' && ix - lastEnd > 0.15 * h && !/\s$/.test(line) && !/^\s/.test(str)) line += ' ';
       if (lineY === null) {
         lineY = y;
         lineH = h;
+        x = ix;
       }
       line += str;
-      lastEnd = x + width;
+      lastEnd = ix + width;
+      if (str.trim()) {
+        x = Math.min(x, ix);
+        size = Math.max(size, fontSize ?? height);
+        const f = font ?? -1;
+        chars.set(f, (chars.get(f) ?? 0) + str.length);
+      }
     }
     if (hasEOL) flush();
   }
   if (line !== '') flush();
-  return tidy(lines);
+  return lines;
 }
 
 /** Vertical bands [y, y + h] overlapping by at least 40% of the smaller one (superscripts stay on their line). */

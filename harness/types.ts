@@ -23,6 +23,8 @@ export interface DocTree {
   pages?: string[];
   /** Where the tree came from (a path), for error messages and manifests. */
   source?: string;
+  /** How a PDF's tree was built: outline, toc, layout or pages (datasets/treeBuild). */
+  treeSource?: string;
 }
 
 export interface Corpus {

@@ -1,0 +1,117 @@
+// buildPdfTree: a document tree for a PDF, its source chosen per document.
+//
+// `auto` tries, in order: the outline (bookmarks) when present and plausible; the printed table
+// of contents when one is found and at least half of its entries (and at least 3) are located
+// on the pages; headings from the layout when there are at least 3 of them (2 for a document of
+// up to 3 pages) on more than one page; else page groups. A forced source that yields nothing
+// falls back to page groups, and the report says why. Every tree keeps the invariants checked by
+// treeInvariantErrors.
+import type { DocTree, TreeNode } from '../../harness/types.ts';
+import type { PdfContent } from '../pdf.ts';
+import { assembleTree, treeDepth, treeSize } from './assemble.ts';
+import { layoutHeadings } from './layout.ts';
+import { outlineTree } from './outline.ts';
+import { pagesTree } from './pages.ts';
+import { findToc, locateToc } from './toc.ts';
+
+/** Bump whenever the trees built for the same content change (caches key on it). */
+export const TREE_BUILDER_VERSION = '1';
+
+export type TreeSource = 'outline' | 'toc' | 'layout' | 'pages';
+export type TreeChoice = 'auto' | TreeSource;
+export const TREE_CHOICES: readonly TreeChoice[] = ['auto', 'outline', 'toc', 'layout', 'pages'];
+
+export interface TreeBuildOptions {
+  docId: string;
+  title?: string;
+  description?: string;
+  /** The PDF's path, for messages and `DocTree.source`. */
+  source?: string;
+  /** Which builder to use; `auto` (default) chooses per document. */
+  tree?: TreeChoice;
+  /** Do not use the bookmarks (to measure the other builders against them). */
+  ignoreOutline?: boolean;
+  /** Non-fatal problems are appended here. */
+  warnings?: string[];
+}
+
+export interface TreeBuildReport {
+  source: TreeSource;
+  /** Why this source: what was tried and what it gave. */
+  reason: string;
+  /** Entries of the printed table of contents, when one was found. */
+  tocEntries?: number;
+  /** Of those, entries located on the pages. */
+  located?: number;
+  /** Titles of the entries that could not be located (left out of the tree). */
+  unlocated?: string[];
+  /** Headings found in the layout, when the layout builder ran. */
+  headings?: number;
+  nodes: number;
+  depth: number;
+}
+
+interface Attempt {
+  nodes: TreeNode[] | null;
+  note: string;
+  extra?: Partial<TreeBuildReport>;
+}
+
+type Builder = (content: PdfContent, opts: TreeBuildOptions) => Attempt;
+
+const MIN_TOC_LOCATED = 3;
+
+const BUILDERS: Record<TreeSource, Builder> = {
+  outline: (content, opts) => {
+    if (opts.ignoreOutline) return { nodes: null, note: 'outline ignored' };
+    const r = outlineTree(content);
+    if (!r) return { nodes: null, note: 'no outline' };
+    if (r.dropped) opts.warnings?.push(`${opts.source ?? opts.docId}: ${r.dropped} bookmark(s) point to no page of the document and were left out`);
+    return { nodes: r.plausible ? r.nodes : null, note: r.plausible ? `outline: ${r.reason}` : `outline not plausible (${r.reason})` };
+  },
+  toc: (content) => {
+    const toc = findToc(content);
+    if (!toc) return { nodes: null, note: 'no printed table of contents found' };
+    const r = locateToc(content, toc);
+    const extra = { tocEntries: r.entries.length, located: r.headings.length, unlocated: r.unlocated };
+    const where = `printed table of contents on page(s) ${r.tocPages.join(', ')}: ${r.headings.length} of ${r.entries.length} entries located`;
+    const enough = r.headings.length >= MIN_TOC_LOCATED && r.headings.length >= r.entries.length / 2;
+    return { nodes: enough ? assembleTree(r.headings, content.pages) : null, note: enough ? where : `${where} (too few)`, extra };
+  },
+  layout: (content) => {
+    const toc = findToc(content);
+    const heads = layoutHeadings(content, { skipPages: new Set(toc?.tocPages ?? []) });
+    const pagesHit = new Set(heads.map((h) => h.page)).size;
+    const min = content.pageCount <= 3 ? 2 : 3;
+    const enough = heads.length >= min && (pagesHit >= 2 || content.pageCount === 1);
+    const note = `${heads.length} layout heading(s) on ${pagesHit} page(s)${enough ? '' : ' (too few)'}`;
+    return { nodes: enough ? assembleTree(heads, content.pages) : null, note, extra: { headings: heads.length } };
+  },
+  pages: (content) => ({ nodes: pagesTree(content), note: `${content.pageCount} page(s) grouped` }),
+};
+
+const AUTO_ORDER: TreeSource[] = ['outline', 'toc', 'layout', 'pages'];
+
+export function buildPdfTree(content: PdfContent, opts: TreeBuildOptions): { doc: DocTree; report: TreeBuildReport } {
+  const choice = opts.tree ?? 'auto';
+  const order: TreeSource[] = choice === 'auto' ? AUTO_ORDER : choice === 'pages' ? ['pages'] : [choice, 'pages'];
+  const notes: string[] = [];
+  let extra: Partial<TreeBuildReport> = {};
+  let source: TreeSource = 'pages';
+  let nodes: TreeNode[] = [];
+  for (const s of order) {
+    const a = BUILDERS[s](content, opts);
+    notes.push(a.note);
+    extra = { ...extra, ...a.extra };
+    if (a.nodes && a.nodes.length) {
+      source = s;
+      nodes = a.nodes;
+      break;
+    }
+  }
+  const report: TreeBuildReport = { source, reason: notes.join('; '), ...extra, nodes: treeSize(nodes), depth: treeDepth(nodes) };
+  const doc: DocTree = { docId: opts.docId, title: opts.title ?? opts.docId, nodes, pages: [...content.pages], treeSource: source };
+  if (opts.description) doc.description = opts.description;
+  if (opts.source) doc.source = opts.source;
+  return { doc, report };
+}

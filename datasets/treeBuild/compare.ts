@@ -2,7 +2,7 @@
 //
 // Titles are compared after normalisation: case, typographic quotes, punctuation and blanks are
 // ignored, a numbering prefix is dropped when a title follows it ("Item 7. MD&A" -> "md a",
-// "1.2 Scope" -> "scope"; "PART II" alone stays), and so is a trailing page number. Two titles
+// "1.2 Scope" -> "scope"; "PART II" alone stays), and so are a trailing page number and footnote digits glued to a word ("Earnings1"). Two titles
 // match when their normalised words are equal, or when most of the shorter title's words (80%)
 // are in the longer one and they make at least half of it ("Financial Outlook" ~ "2023 Financial
 // Outlook"; "Notes" does not match "Notes to Financial Statements").
@@ -48,7 +48,8 @@ export function normalizeTitle(title: string): string {
   let t = title.trim().replace(/(\s*[.·…_]{2,}\s*|\s+)(\d{1,4})$/, '');
   const n = numbering(t);
   if (n && normText(n.rest)) t = n.rest;
-  return normText(t);
+  // footnote markers glued to a word: "Earnings1" -> "Earnings"
+  return normText(t).replace(/(\p{L}{3,})\d{1,2}\b/gu, '$1');
 }
 
 export function titlesMatch(a: string, b: string): boolean {

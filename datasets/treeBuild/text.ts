@@ -18,6 +18,8 @@ export interface Line {
   y: number;
   size: number;
   bold: boolean;
+  /** Font name ("" when unknown). */
+  font: string;
 }
 
 /** The non-empty lines of every page (index 0 = page 1). Without layout, sizes are 0 and y counts down. */
@@ -30,7 +32,7 @@ export function pageLines(content: PdfContent): Line[][] {
       if (t.trim() === '') return;
       const l = layout?.lines[k];
       const same = l && l.text === t;
-      out.push({ text: t, page: i + 1, line, k, x: same ? l.x : 0, y: same ? l.y : -k, size: same ? l.size : 0, bold: same ? l.bold : false });
+      out.push({ text: t, page: i + 1, line, k, x: same ? l.x : 0, y: same ? l.y : -k, size: same ? l.size : 0, bold: same ? l.bold : false, font: same ? l.font : '' });
       k++;
     });
     return out;
@@ -57,6 +59,10 @@ export interface Numbering {
   rest: string;
 }
 
+const capsRest = (m: RegExpMatchArray) => {
+  const rest = (m.input ?? '').slice(m[0].length).replace(/[^\p{L}]/gu, '');
+  return rest.length > 1 && rest === rest.toUpperCase();
+};
 const ROMAN = '(?:[IVXLC]{1,6})';
 const NUMBERING: [RegExp, (m: RegExpMatchArray) => Omit<Numbering, 'rest'>][] = [
   [new RegExp(`^part\\s+(${ROMAN}|\\d{1,2})\\b[.:—–-]?\\s*`, 'i'), () => ({ kind: 'part', depth: 0 })],
@@ -65,7 +71,9 @@ const NUMBERING: [RegExp, (m: RegExpMatchArray) => Omit<Numbering, 'rest'>][] = 
   [/^(note|schedule|appendix|annex|exhibit)\s+([a-z]|\d{1,3}(\.\d+)?)\b[.:—–-]?\s*/i, () => ({ kind: 'note', depth: 0 })],
   [/^(section|article)\s+\d{1,3}(\.\d{1,3})*\b[.:—–-]?\s*/i, () => ({ kind: 'section', depth: 1 })],
   [/^(\d{1,3}(?:\.\d{1,3}){0,4})\.?\s+(?=\p{L})/u, (m) => ({ kind: 'section', depth: m[1].split('.').length })],
-  [new RegExp(`^(${ROMAN})\\.\\s+(?=\\p{L})`, 'u'), () => ({ kind: 'section', depth: 1 })],
+  // "IV. RESULTS" (roman, depth 1) versus "C. Methods" (a letter, depth 2): a lone letter that
+  // could be either is roman only before a title in capitals.
+  [new RegExp(`^(${ROMAN})\\.\\s+(?=\\p{L})`, 'u'), (m) => ({ kind: 'section', depth: m[1].length === 1 && !capsRest(m) ? 2 : 1 })],
   [/^([A-Z])\.\s+(?=\p{Lu})/u, () => ({ kind: 'section', depth: 2 })],
 ];
 

@@ -67,7 +67,7 @@ function romanValue(s: string): number | null {
 }
 
 /** Entries of one page (numbered ones and group candidates). */
-function pageEntries(page: Line[]): RawEntry[] {
+export function pageEntries(page: Line[]): RawEntry[] {
   const out: RawEntry[] = [];
   const used = new Set<number>();
   page.forEach((l, i) => {
@@ -100,14 +100,16 @@ function pageEntries(page: Line[]): RawEntry[] {
   return out;
 }
 
-function isTocPage(page: Line[], entries: RawEntry[], pageCount: number): boolean {
+/** A printed page number beyond this is a year or an amount, not a page. */
+const maxPrinted = (pageCount: number) => pageCount + 20;
+
+export function isTocPage(page: Line[], entries: RawEntry[], pageCount: number): boolean {
   const numbered = entries.filter((e) => e.num !== null);
   const says = page.some((l) => /\b(contents|index)\b/i.test(l.text) && l.text.length < 60);
   if (numbered.length < (says ? 3 : 4) || numbered.length < 0.3 * page.length) return false;
   const values = numbered.map((e) => (/^\d+$/.test(e.num!) ? Number(e.num) : -1)).filter((v) => v >= 0);
   if (values.length < Math.min(3, numbered.length)) return values.length === 0 && says; // roman-only front matter TOC
   if (new Set(values).size < 2 && values.length > 2) return false;
-  if (Math.max(...values) > pageCount * 2 + 50) return false;
   let ups = 0;
   for (let i = 1; i < values.length; i++) if (values[i] >= values[i - 1]) ups++;
   return ups >= 0.8 * (values.length - 1);
@@ -120,7 +122,7 @@ export function findToc(content: PdfContent): { tocPages: number[]; entries: Toc
   const tocPages: number[] = [];
   const raw: RawEntry[] = [];
   for (let p = 1; p <= Math.min(pageCount, MAX_TOC_START + 1); p++) {
-    const entries = pageEntries(lines[p - 1]);
+    const entries = pageEntries(lines[p - 1]).filter((e) => e.num === null || !/^\d+$/.test(e.num) || Number(e.num) <= maxPrinted(pageCount));
     const is = isTocPage(lines[p - 1], entries, pageCount) || (tocPages.length > 0 && tocPages[tocPages.length - 1] === p - 1 && entries.filter((e) => e.num).length >= 2 && entries.filter((e) => e.num).length >= 0.3 * lines[p - 1].length);
     if (is) {
       tocPages.push(p);

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DocTree, TreeNode } from '../harness/types.ts';
 import { DataError } from './errors.ts';
+import { buildPdfTree, type TreeChoice } from './treeBuild/build.ts';
 
 /** One bookmark of a PDF outline, resolved to a 1-based page (null when it points nowhere in the file). */
 export interface OutlineItem {
@@ -361,92 +362,26 @@ export interface PdfTreeOptions {
   description?: string;
   /** The PDF's path, for messages and `DocTree.source`. */
   source?: string;
+  /** Which tree builder to use (datasets/treeBuild); `auto` (the default) chooses per document. */
+  tree?: TreeChoice;
+  /** Build without the bookmarks even when the PDF has them. */
+  ignoreOutline?: boolean;
   /** Non-fatal problems (pages without text, bookmarks pointing nowhere) are appended here. */
   warnings?: string[];
 }
 
 /**
- * A document tree from extracted PDF content. With an outline of at least two bookmarks that
- * point into the document: one node per bookmark, pages
- * `[start, end]` where start is the bookmark's page and end is the next sibling's start − 1 (the
- * parent's end for the last child; never before start), plus a "Front matter" node for pages
- * before the first bookmark; nodes carry no text of their own, `DocTree.pages` holds it (readers
- * get a node's page range). Without one: one node per page, "Page N", with the page's text.
- * Node ids are pre-order `0001`, `0002`, … for outline trees and `p1`, `p2`, … for pages.
+ * A document tree from extracted PDF content, built by datasets/treeBuild (buildPdfTree): the
+ * outline when plausible, else the printed table of contents, else layout headings, else page
+ * groups. `DocTree.treeSource` says which; `DocTree.pages` holds the page texts and every node
+ * its own text. Use buildPdfTree directly for the build report (why that source, unlocated
+ * table-of-contents entries).
  */
 export function pdfDocTree(content: PdfContent, opts: PdfTreeOptions): DocTree {
   const where = opts.source ?? opts.docId;
-  const warn = (msg: string) => opts.warnings?.push(`${where}: ${msg}`);
-  const { pages, pageCount } = content;
-  if (pageCount === 0) throw new DataError('the PDF has no pages', { file: opts.source });
+  if (content.pageCount === 0) throw new DataError('the PDF has no pages', { file: opts.source });
   opts.warnings?.push(...pageTextWarnings(content, where));
-
-  let nodes: TreeNode[] = [];
-  if (content.outline) {
-    const dropped = { n: 0 };
-    nodes = outlineNodes(content.outline, pageCount, dropped);
-    if (dropped.n) warn(`${dropped.n} bookmark(s) point to no page of the document and were left out`);
-    // A lone bookmark (often just the document's title) is no structure: use pages instead.
-    if (countNodes(nodes) < 2) nodes = [];
-    if (nodes.length && nodes[0].pages![0] > 1) nodes.unshift({ id: '', title: 'Front matter', pages: [1, nodes[0].pages![0] - 1], children: [] });
-    let next = 1;
-    const number = (list: TreeNode[]) => {
-      for (const n of list) {
-        n.id = String(next++).padStart(4, '0');
-        number(n.children);
-      }
-    };
-    number(nodes);
-  }
-  if (nodes.length === 0) {
-    nodes = pages.map((text, i) => {
-      const node: TreeNode = { id: `p${i + 1}`, title: `Page ${i + 1}`, pages: [i + 1, i + 1], children: [] };
-      if (text.trim()) node.text = text;
-      return node;
-    });
-  }
-  const doc: DocTree = { docId: opts.docId, title: opts.title ?? opts.docId, nodes, pages: [...pages] };
-  if (opts.description) doc.description = opts.description;
-  if (opts.source) doc.source = opts.source;
-  return doc;
-}
-
-/** Bookmarks to nodes with page ranges; bookmarks with no page take their first child's, else are dropped. */
-function outlineNodes(items: OutlineItem[], pageCount: number, dropped: { n: number }): TreeNode[] {
-  const build = (list: OutlineItem[]): TreeNode[] => {
-    const out: TreeNode[] = [];
-    for (const item of list) {
-      const children = build(item.children);
-      const start = item.page ?? children[0]?.pages?.[0];
-      if (start === undefined) {
-        dropped.n += 1 + countItems(item.children);
-        continue;
-      }
-      out.push({ id: '', title: item.title || '(untitled)', pages: [start, start], children });
-    }
-    return out;
-  };
-  const setEnds = (list: TreeNode[], parentEnd: number) => {
-    list.forEach((n, i) => {
-      const start = n.pages![0];
-      const nextStart = list[i + 1]?.pages![0];
-      let end = nextStart === undefined ? parentEnd : nextStart >= start ? nextStart - 1 : start;
-      end = Math.max(start, Math.min(end, parentEnd));
-      n.pages = [start, end];
-      setEnds(n.children, end);
-    });
-  };
-  const nodes = build(items);
-  setEnds(nodes, pageCount);
-  return nodes;
-}
-
-function countNodes(nodes: TreeNode[]): number {
-  return nodes.reduce((n, x) => n + 1 + countNodes(x.children), 0);
-}
-
-function countItems(items: OutlineItem[]): number {
-  return items.reduce((n, o) => n + 1 + countItems(o.children), 0);
+  return buildPdfTree(content, opts).doc;
 }
 
 /** Warnings about pages without a text layer (scanned pages get no text: treebench does not OCR). */

@@ -1,8 +1,8 @@
 // Headings from the page layout (font sizes, bold and italic fonts, numbering, capitals).
 //
 // Algorithm:
-// 1. The body style is the font size carrying most characters (rounded to 0.5 pt) and whether
-//    most of those characters are bold.
+// 1. The body style is the font size carrying most characters of prose lines (six words or
+//    more, few figures; rounded to 0.5 pt) and whether most of those characters are bold.
 // 2. A line is a heading candidate when it is short (at most 16 words, 150 characters), starts
 //    with a capital, a digit or a quote, has letters, is not mostly figures or amounts, does not
 //    end like a clause (",", ";", ":") or a sentence, is not a running header or footer (a text,
@@ -11,9 +11,10 @@
 //    (x1.12), or bold where the body is not, or all capitals, or a numbering ("PART II",
 //    "Item 7A.", "Note 12", "1.2.3", "IV.", "B.", "Chapter 4") in bold, italic, capitals or a
 //    larger font.
-// 3. Guards for lines that stand out without being headings: at body size, a candidate must
-//    start a block (not continue the line above it in the same style at normal line spacing:
-//    wrapped bullet points in bold) and must not head a table (the next line mostly figures);
+// 3. Guards for lines that stand out without being headings: a candidate must start a block
+//    (not continue the line above it in the same style at normal line spacing: wrapped bullet
+//    points); at body size it must not head a table (the next line mostly figures) unless it
+//    opens its page;
 //    a style (size, bold) at body size where fewer than 10% of the lines are candidates is a
 //    table or emphasis style, unless the line is numbered.
 // 4. A heading continued on the next line in the same style (close below it, not numbered or
@@ -58,13 +59,15 @@ interface Head {
 export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): Heading[] {
   const lines = pageLines(content);
   const isRunning = runningLines(lines);
-  // 1. body style
+  // 1. body style, from prose lines (tables of figures would otherwise outweigh the text)
+  const prose = (l: Line) => l.text.split(/\s+/).length >= 6 && digitShare(l.text) < 0.2;
   const bySize = new Map<number, number>();
-  for (const page of lines) for (const l of page) bySize.set(bucket(l.size), (bySize.get(bucket(l.size)) ?? 0) + l.text.length);
+  for (const page of lines) for (const l of page) if (prose(l)) bySize.set(bucket(l.size), (bySize.get(bucket(l.size)) ?? 0) + l.text.length);
+  if (!bySize.size) for (const page of lines) for (const l of page) bySize.set(bucket(l.size), (bySize.get(bucket(l.size)) ?? 0) + l.text.length);
   const body = [...bySize].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
   let boldChars = 0;
   let allChars = 0;
-  for (const page of lines) for (const l of page) if (bucket(l.size) === body) {
+  for (const page of lines) for (const l of page) if (bucket(l.size) === body && prose(l)) {
     allChars += l.text.length;
     if (l.bold) boldChars += l.text.length;
   }
@@ -103,9 +106,9 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
       styleAll.set(styleKey(l), (styleAll.get(styleKey(l)) ?? 0) + 1);
       if (!candidate(l)) return;
       // 3. guards at body size
+      const prev = page[i - 1];
+      if (hasLayout && prev && !isRunning(prev) && sameStyle(prev, l) && prev.y - l.y > 0 && prev.y - l.y <= 1.6 * l.size && !candidate(prev)) return;
       if (hasLayout && !bigger(l) && !numbering(l.text)) {
-        const prev = page[i - 1];
-        if (prev && !isRunning(prev) && sameStyle(prev, l) && prev.y - l.y > 0 && prev.y - l.y <= 1.6 * l.size && !candidate(prev)) return;
         // a table's title opens its page; a row label inside a table does not
         const opensPage = page.slice(0, i).every(isRunning);
         const next = page[i + 1];

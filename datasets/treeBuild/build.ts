@@ -73,9 +73,10 @@ const BUILDERS: Record<TreeSource, Builder> = {
     const toc = findToc(content);
     if (!toc) return { nodes: null, note: 'no printed table of contents found' };
     const r = locateToc(content, toc);
-    const extra = { tocEntries: r.entries.length, located: r.headings.length, unlocated: r.unlocated };
-    const where = `printed table of contents on page(s) ${r.tocPages.join(', ')}: ${r.headings.length} of ${r.entries.length} entries located`;
-    const enough = r.headings.length >= MIN_TOC_LOCATED && r.headings.length >= r.entries.length / 2;
+    const located = r.entries.length - r.unlocated.length;
+    const extra = { tocEntries: r.entries.length, located, unlocated: r.unlocated };
+    const where = `printed table of contents on page(s) ${r.tocPages.join(', ')}: ${located} of ${r.entries.length} entries located`;
+    const enough = located >= MIN_TOC_LOCATED && located >= r.entries.length / 2;
     return { nodes: enough ? assembleTree(r.headings, content.pages) : null, note: enough ? where : `${where} (too few)`, extra };
   },
   layout: (content) => {

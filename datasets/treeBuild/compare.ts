@@ -46,6 +46,9 @@ export interface TreeComparison {
 /** A title reduced for comparison (see the module comment). */
 export function normalizeTitle(title: string): string {
   let t = title.trim().replace(/(\s*[.·…_]{2,}\s*|\s+)(\d{1,4})$/, '');
+  // parenthetical qualifiers and footnote marks: "(unaudited)", "(in millions)", "(4)"
+  const bare = t.replace(/\s*\([^()]*\)/g, ' ').trim();
+  if (/\p{L}/u.test(bare)) t = bare;
   const n = numbering(t);
   if (n && normText(n.rest)) t = n.rest;
   // footnote markers glued to a word: "Earnings1" -> "Earnings"

@@ -5,7 +5,7 @@
 //    more, few figures; rounded to 0.5 pt) and whether most of those characters are bold.
 // 2. A line is a heading candidate when it is short (at most 16 words, 150 characters), starts
 //    with a capital, a digit or a quote, has letters, is not mostly figures or amounts, does not
-//    end like a clause (",", ";", ":") or a sentence, is not a running header or footer (a text,
+//    end like a clause (",", ";", ":" unless in capitals) or a sentence, is not a running header or footer (a text,
 //    digits folded, on the first or last three lines of a fifth of the pages), not a page number,
 //    not on a printed table-of-contents page — and stands out: a larger font than the body
 //    (x1.12), or bold where the body is not, or all capitals, or a numbering ("PART II",
@@ -83,7 +83,7 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     const num = numbering(t);
     const rest = num ? num.rest : t;
     if (digitShare(rest) > 0.25 || /[$€£]/.test(rest)) return false;
-    if (/[,;:]$/.test(t)) return false;
+    if (/[,;]$/.test(t) || (/:$/.test(t) && !isCaps(t))) return false; // "DISCLOSURE NOTICE:" is a heading, "Revenues:" a label
     if (/\.$/.test(t) && !(num && num.rest === '') && rest.split(/\s+/).length > 3) return false;
     return !isPageNumberLine(t);
   };

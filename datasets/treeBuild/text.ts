@@ -133,9 +133,12 @@ export function runningLines(lines: Line[][]): (l: Line) => boolean {
   };
 }
 
-/** Share of the characters that are digits (table rows, figures, amounts). */
+/**
+ * Share of the characters that are digits or amount punctuation (table rows, figures). Footnote
+ * markers ("(4)") do not count, and a year counts as one letter ("2023 Financial Guidance").
+ */
 export function digitShare(text: string): number {
-  const chars = text.replace(/\s/g, '');
+  const chars = text.replace(/\(\d{1,2}\)/g, '').replace(/\b(19|20)\d\d\b/g, 'Y').replace(/\s/g, '');
   if (!chars) return 0;
   return (chars.match(/[\d$€£%,.()]/g)?.length ?? 0) / chars.length;
 }

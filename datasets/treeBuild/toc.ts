@@ -21,10 +21,11 @@
 //    closest to its printed number plus the median offset of its nearest confidently located
 //    neighbours, within MAX_DRIFT pages. Located pages must not go backwards in TOC order. An
 //    entry found nowhere near is unlocated: reported, not guessed, and left out of the tree.
+// 5. The TOC pages become a node of their own, titled by their heading ("Contents").
 import type { PdfContent } from '../pdf.ts';
 import type { Heading } from './assemble.ts';
 import { findTitle, type Match } from './locate.ts';
-import { digitShare, normText, numbering, pageLines, type Line } from './text.ts';
+import { digitShare, normText, numbering, pageLines, runningLines, type Line } from './text.ts';
 
 export interface TocEntry {
   title: string;
@@ -95,7 +96,8 @@ export function pageEntries(page: Line[]): RawEntry[] {
       return;
     }
     const num = numbering(t);
-    if (num && (num.kind === 'part' || num.kind === 'chapter') && t.split(/\s+/).length <= 12) out.push({ title: t, num: null, line: l });
+    // the column header "Page" often shares the first group's row
+    if (num && (num.kind === 'part' || num.kind === 'chapter') && t.split(/\s+/).length <= 12) out.push({ title: t.replace(/\s+page$/i, ''), num: null, line: l });
   });
   return out;
 }
@@ -117,7 +119,9 @@ export function isTocPage(page: Line[], entries: RawEntry[], pageCount: number):
 
 /** Detects and parses the printed TOC; null when there is none. */
 export function findToc(content: PdfContent): { tocPages: number[]; entries: TocEntry[] } | null {
-  const lines = pageLines(content);
+  const all = pageLines(content);
+  const isRunning = runningLines(all);
+  const lines = all.map((page) => page.filter((l) => !isRunning(l)));
   const pageCount = content.pageCount;
   const tocPages: number[] = [];
   const raw: RawEntry[] = [];
@@ -212,6 +216,10 @@ export function locateToc(content: PdfContent, toc: { tocPages: number[]; entrie
   });
   const headings: Heading[] = [];
   const unlocated: string[] = [];
+  // The table of contents is a section of its own, titled as printed ("Contents").
+  const first = toc.tocPages[0];
+  const named = lines[first - 1].find((l) => /\b(contents|index)\b/i.test(l.text) && l.text.length <= 40);
+  headings.push({ title: named?.text.trim() ?? 'Table of contents', page: first, line: named?.line ?? 0, level: 1 });
   toc.entries.forEach((e, i) => {
     const loc = located[i];
     if (loc) headings.push({ title: e.title, page: loc.page, line: loc.line, level: e.level });

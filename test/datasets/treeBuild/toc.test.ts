@@ -34,7 +34,8 @@ describe('printed table of contents', () => {
     expect(doc.treeSource).toBe('toc');
     expect(treeInvariantErrors(doc.nodes, content.pageCount)).toEqual([]);
     expect(shape(doc.nodes)).toEqual([
-      ['Front matter', [1, 2]],
+      ['Front matter', [1, 1]],
+      ['Contents', [2, 2]], // the table of contents is a section of its own
       ['Preface', [3, 3]],
       ['1 Introduction', [4, 5], [
         ['1.1 Background', [4, 5]], // 1.2 starts mid-page 5: the page above it is Background's

@@ -14,7 +14,8 @@
 // 3. Guards for lines that stand out without being headings: a candidate must start a block
 //    (not continue the line above it in the same style at normal line spacing: wrapped bullet
 //    points); at body size it must not head a table (the next line mostly figures) unless it
-//    opens its page;
+//    opens its page, must be alone on its row and, unless in capitals, start in the left 40%
+//    of the page (table cells and column headers); no line holding two or more figures;
 //    a style (size, bold) at body size where fewer than 10% of the lines are candidates is a
 //    table or emphasis style, unless the line is numbered.
 // 4. A heading continued on the next line in the same style (close below it, not numbered or
@@ -83,6 +84,7 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     const num = numbering(t);
     const rest = num ? num.rest : t;
     if (digitShare(rest) > 0.25 || /[$€£]/.test(rest)) return false;
+    if (rest.split(/\s+/).filter((w) => /\d/.test(w) && /^[\d$(),.%–-]+$/.test(w) && !/^(19|20)\d\d$/.test(w)).length >= 2) return false; // a row of figures
     if (/[,;]$/.test(t) || (/:$/.test(t) && !isCaps(t))) return false; // "DISCLOSURE NOTICE:" is a heading, "Revenues:" a label
     if (/\.$/.test(t) && !(num && num.rest === '') && rest.split(/\s+/).length > 3) return false;
     return !isPageNumberLine(t);
@@ -113,6 +115,10 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
         const opensPage = page.slice(0, i).every(isRunning);
         const next = page[i + 1];
         if (!opensPage && next && digitShare(next.text) > 0.3) return;
+        // table cells and column headers: not alone on their row, or far from the left margin
+        if (page.some((o) => o !== l && Math.abs(o.y - l.y) < 0.5 * l.size)) return;
+        const width = content.layout?.[l.page - 1]?.width ?? 0;
+        if (width && l.x > 0.4 * width && !isCaps(l.text)) return;
       }
       styleCand.set(styleKey(l), (styleCand.get(styleKey(l)) ?? 0) + 1);
       cands.push(l);

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parsePageIndexTree } from '../datasets/pageindex.ts';
 import { readPdfs } from '../datasets/pdf.ts';
-import { buildPdfTree, compareTrees, treeInvariantErrors } from '../datasets/treeBuild/index.ts';
+import { buildPdfTree, compareTrees, titlesMatch, treeInvariantErrors } from '../datasets/treeBuild/index.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const shared = path.resolve(here, '../../shared/datasets');
@@ -52,6 +52,17 @@ async function measure(set: string, files: string[], reference: (file: string, c
       if (report.unlocated?.length) console.log(`unlocated: ${report.unlocated.join(' | ')}`);
       const show = (list: import('../harness/types.ts').TreeNode[], d: number) => list.forEach((n) => { if (d < 4) { console.log(`${'  '.repeat(d)}${n.title.slice(0, 80)} [${n.pages}]`); show(n.children, d + 1); } });
       show(doc.nodes, 0);
+      // reference nodes of the top two levels not matched with an exact start page
+      const builtFlat: import('../harness/types.ts').TreeNode[] = [];
+      const flat = (l: import('../harness/types.ts').TreeNode[]) => l.forEach((n) => { builtFlat.push(n); flat(n.children); });
+      flat(doc.nodes);
+      const miss = (l: import('../harness/types.ts').TreeNode[], d: number) => l.forEach((r) => {
+        if (d > 2) return;
+        const hits = builtFlat.filter((b) => titlesMatch(b.title, r.title));
+        if (!hits.some((b) => b.pages?.[0] === r.pages?.[0])) console.log(`  MISS ${r.title} @${r.pages?.[0]} -> ${hits.map((b) => `${b.title}@${b.pages?.[0]}`).join(', ') || 'no title match'}`);
+        miss(r.children, d + 1);
+      });
+      miss(ref, 1);
     }
   });
 }

@@ -2,13 +2,14 @@
 //
 // `auto` tries, in order: the outline (bookmarks) when present and plausible; the printed table
 // of contents when one is found and at least half of its entries (and at least 3) are located
-// on the pages; headings from the layout when there are at least 3 of them (2 for a document of
+// on the pages (its long sections get the layout headings found inside them); headings from the layout when there are at least 3 of them (2 for a document of
 // up to 3 pages) on more than one page; else page groups. A forced source that yields nothing
 // falls back to page groups, and the report says why. Every tree keeps the invariants checked by
 // treeInvariantErrors.
 import type { DocTree, TreeNode } from '../../harness/types.ts';
 import type { PdfContent } from '../pdf.ts';
-import { assembleTree, treeDepth, treeSize } from './assemble.ts';
+import { assembleTree, treeDepth, treeSize, type Heading } from './assemble.ts';
+import { titlesMatch } from './compare.ts';
 import { layoutHeadings } from './layout.ts';
 import { outlineTree } from './outline.ts';
 import { pagesTree } from './pages.ts';
@@ -73,11 +74,13 @@ const BUILDERS: Record<TreeSource, Builder> = {
     const toc = findToc(content);
     if (!toc) return { nodes: null, note: 'no printed table of contents found' };
     const r = locateToc(content, toc);
+    const inner = innerHeadings(r.headings, layoutHeadings(content, { skipPages: new Set(r.tocPages) }), content.pageCount);
     const located = r.entries.length - r.unlocated.length;
     const extra = { tocEntries: r.entries.length, located, unlocated: r.unlocated };
     const where = `printed table of contents on page(s) ${r.tocPages.join(', ')}: ${located} of ${r.entries.length} entries located`;
     const enough = located >= MIN_TOC_LOCATED && located >= r.entries.length / 2;
-    return { nodes: enough ? assembleTree(r.headings, content.pages) : null, note: enough ? where : `${where} (too few)`, extra };
+    const note = enough ? `${where}${inner.length ? `; ${inner.length} layout heading(s) inside its long sections` : ''}` : `${where} (too few)`;
+    return { nodes: enough ? assembleTree([...r.headings, ...inner], content.pages) : null, note, extra };
   },
   layout: (content) => {
     const toc = findToc(content);
@@ -90,6 +93,32 @@ const BUILDERS: Record<TreeSource, Builder> = {
   },
   pages: (content) => ({ nodes: pagesTree(content), note: `${content.pageCount} page(s) grouped` }),
 };
+
+/** A table-of-contents section this long (pages) gets the layout headings found inside it. */
+const MIN_SPAN_FOR_INNER = 5;
+
+/**
+ * Layout headings inside the long sections of a printed table of contents (a 10-K's TOC lists
+ * Items; Item 8 runs for 40 pages of statements and notes): for each TOC heading whose span (to
+ * the next TOC heading) covers MIN_SPAN_FOR_INNER pages or more, the layout headings strictly
+ * inside it become its descendants, their levels shifted below it (the best of them one level
+ * down). A layout heading repeating the TOC title is the TOC heading itself and is skipped.
+ */
+function innerHeadings(toc: Heading[], layout: Heading[], pageCount: number): Heading[] {
+  const order = (h: Heading) => h.page * 1e6 + h.line;
+  const sorted = [...toc].sort((a, b) => order(a) - order(b));
+  const out: Heading[] = [];
+  sorted.forEach((h, i) => {
+    const next = sorted[i + 1];
+    const endPage = next ? next.page : pageCount;
+    if (endPage - h.page + 1 < MIN_SPAN_FOR_INNER) return;
+    const inside = layout.filter((l) => order(l) > order(h) && (!next || order(l) < order(next)) && !titlesMatch(l.title, h.title));
+    if (!inside.length) return;
+    const top = Math.min(...inside.map((l) => l.level));
+    for (const l of inside) out.push({ ...l, level: h.level + (l.level - top) + 1 });
+  });
+  return out;
+}
 
 const AUTO_ORDER: TreeSource[] = ['outline', 'toc', 'layout', 'pages'];
 

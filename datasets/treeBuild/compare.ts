@@ -3,7 +3,8 @@
 // Titles are compared after normalisation: case, typographic quotes, punctuation and blanks are
 // ignored, a numbering prefix is dropped when a title follows it ("Item 7. MD&A" -> "md a",
 // "1.2 Scope" -> "scope"; "PART II" alone stays), and so are a trailing page number and footnote digits glued to a word ("Earnings1"). Two titles
-// match when their normalised words are equal, or when most of the shorter title's words (80%)
+// match when their normalised words are equal (or their letters, blanks aside: text layers split
+// words, "Typ es"), or when most of the shorter title's words (80%)
 // are in the longer one and they make at least half of it ("Financial Outlook" ~ "2023 Financial
 // Outlook"; "Notes" does not match "Notes to Financial Statements").
 //
@@ -60,6 +61,8 @@ export function titlesMatch(a: string, b: string): boolean {
   const y = normalizeTitle(b);
   if (!x || !y) return false;
   if (x === y) return true;
+  // text layers that split words ("Typ es and Values", "R EFERENCES")
+  if (x.replace(/ /g, '') === y.replace(/ /g, '')) return true;
   const A = new Set(x.split(' '));
   const B = new Set(y.split(' '));
   let inter = 0;

@@ -12,10 +12,11 @@
 //    "Item 7A.", "Note 12", "1.2.3", "IV.", "B.", "Chapter 4") in bold, italic, capitals or a
 //    larger font.
 // 3. Guards for lines that stand out without being headings: a candidate must start a block
-//    (not continue the line above it in the same style at normal line spacing: wrapped bullet
-//    points); at body size it must not head a table (the next line mostly figures) unless it
-//    opens its page, must be alone on its row and, unless in capitals, start in the left 40%
-//    of the page (table cells and column headers); no line holding two or more figures;
+//    (not continue the line above it in the same style, at normal line spacing, starting near
+//    the same left edge: wrapped bullet points); at body size it must not head a table (the
+//    next line mostly figures) unless it opens its page, must have no short line beside it on
+//    its row and, unless in capitals, start in the left 40% of the page (table cells and
+//    column headers); no line holding two or more figures;
 //    a style (size, bold) at body size where fewer than 10% of the lines are candidates is a
 //    table or emphasis style, unless the line is numbered.
 // 4. A heading continued on the next line in the same style (close below it, not numbered or
@@ -109,14 +110,16 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
       if (!candidate(l)) return;
       // 3. guards at body size
       const prev = page[i - 1];
-      if (hasLayout && prev && !isRunning(prev) && sameStyle(prev, l) && prev.y - l.y > 0 && prev.y - l.y <= 1.6 * l.size && !candidate(prev)) return;
+      const wraps = (p: Line) => sameStyle(p, l) && p.y - l.y > 0 && p.y - l.y <= 1.6 * l.size && Math.abs(p.x - l.x) <= 3 * l.size;
+      if (hasLayout && prev && !isRunning(prev) && wraps(prev) && !candidate(prev)) return;
       if (hasLayout && !bigger(l) && !numbering(l.text)) {
         // a table's title opens its page; a row label inside a table does not
         const opensPage = page.slice(0, i).every(isRunning);
         const next = page[i + 1];
         if (!opensPage && next && digitShare(next.text) > 0.3) return;
         // table cells and column headers: not alone on their row, or far from the left margin
-        if (page.some((o) => o !== l && Math.abs(o.y - l.y) < 0.5 * l.size)) return;
+        // (a line of prose beside it is the other column of a two-column page, not a table)
+        if (page.some((o) => o !== l && Math.abs(o.y - l.y) < 0.5 * l.size && !prose(o))) return;
         const width = content.layout?.[l.page - 1]?.width ?? 0;
         if (width && l.x > 0.4 * width && !isCaps(l.text)) return;
       }

@@ -71,6 +71,7 @@ const NUMBERING: [RegExp, (m: RegExpMatchArray) => Omit<Numbering, 'rest'>][] = 
   [/^(note|schedule|appendix|annex|exhibit)\s+([a-z]|\d{1,3}(\.\d+)?)\b[.:—–-]?\s*/i, () => ({ kind: 'note', depth: 0 })],
   [/^(section|article)\s+\d{1,3}(\.\d{1,3})*\b[.:—–-]?\s*/i, () => ({ kind: 'section', depth: 1 })],
   [/^(\d{1,3}(?:\.\d{1,3}){0,4})\.?\s+(?=\p{L})/u, (m) => ({ kind: 'section', depth: m[1].split('.').length })],
+  [/^(\d{1,3}(?:\.\d{1,3}){1,4})\s+(?=\S)/u, (m) => ({ kind: 'section', depth: m[1].split('.').length })], // "2.7 100 workout modes"
   // "IV. RESULTS" (roman, depth 1) versus "C. Methods" (a letter, depth 2): a lone letter that
   // could be either is roman only before a title in capitals.
   [new RegExp(`^(${ROMAN})\\.\\s+(?=\\p{L})`, 'u'), (m) => ({ kind: 'section', depth: m[1].length === 1 && !capsRest(m) ? 2 : 1 })],
@@ -140,5 +141,6 @@ export function runningLines(lines: Line[][]): (l: Line) => boolean {
 export function digitShare(text: string): number {
   const chars = text.replace(/\(\d{1,2}\)/g, '').replace(/\b(19|20)\d\d\b/g, 'Y').replace(/\s/g, '');
   if (!chars) return 0;
-  return (chars.match(/[\d$€£%,.()]/g)?.length ?? 0) / chars.length;
+  // separators count only next to a digit ("1,234.5", "(62)"), not in prose ("Roberts, E.")
+  return (chars.match(/[\d$€£%]|(?<=\d)[,.)]|[(.-](?=\d)/g)?.length ?? 0) / chars.length;
 }

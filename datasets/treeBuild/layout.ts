@@ -14,11 +14,11 @@
 // 3. Guards for lines that stand out without being headings: a candidate must start a block
 //    (not continue the line above it in the same style, at normal line spacing, starting near
 //    the same left edge: wrapped bullet points); at body size it must not head a table (the
-//    next line mostly figures) unless it opens its page, must have no short line beside it on
-//    its row and, unless in capitals, start in the left 40% of the page (table cells and
+//    next line mostly figures) unless it opens its page, must have no cell (up to 4 words, or
+//    mostly figures) beside it on its row and, unless in capitals, start in the left 40% of the page (table cells and
 //    column headers); no line holding two or more figures;
 //    a style (size, bold) at body size where fewer than 10% of the lines are candidates is a
-//    table or emphasis style, unless the line is numbered.
+//    table or emphasis style, unless the line is numbered or in capitals.
 // 4. A heading continued on the next line in the same style (close below it, not numbered or
 //    parenthesised itself) is one heading.
 // 5. Cover and title lines: headings on the first two pages that outrank every heading after
@@ -118,8 +118,9 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
         const next = page[i + 1];
         if (!opensPage && next && digitShare(next.text) > 0.3) return;
         // table cells and column headers: not alone on their row, or far from the left margin
-        // (a line of prose beside it is the other column of a two-column page, not a table)
-        if (page.some((o) => o !== l && Math.abs(o.y - l.y) < 0.5 * l.size && !prose(o))) return;
+        // (a longer line beside it is the other column of a two-column page, not a table cell)
+        const cell = (o: Line) => o.text.split(/\s+/).length <= 4 || digitShare(o.text) > 0.4;
+        if (page.some((o) => o !== l && Math.abs(o.y - l.y) < 0.5 * l.size && cell(o))) return;
         const width = content.layout?.[l.page - 1]?.width ?? 0;
         if (width && l.x > 0.4 * width && !isCaps(l.text)) return;
       }
@@ -129,7 +130,7 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
   }
   if (process.env.LAYOUT_DEBUG) console.log("body", body, bodyBold, [...styleAll].map(([k, n]) => `${k}:${styleCand.get(k) ?? 0}/${n}`).join(" "));
   const kept = cands.filter((l) => {
-    if (!hasLayout || l.size >= body * 1.3 || numbering(l.text)) return true;
+    if (!hasLayout || l.size >= body * 1.3 || numbering(l.text) || isCaps(l.text)) return true;
     const k = styleKey(l);
     return (styleCand.get(k) ?? 0) >= MIN_STYLE_SHARE * (styleAll.get(k) ?? 1);
   });

@@ -14,6 +14,17 @@ export interface Match {
 
 const MAX_TAIL_CHARS = 16;
 
+// Normalised line texts, computed once per line (a TOC entry is looked up on every page).
+const normCache = new WeakMap<Line, string>();
+const norm = (l: Line): string => {
+  let n = normCache.get(l);
+  if (n === undefined) {
+    n = normText(l.text);
+    normCache.set(l, n);
+  }
+  return n;
+};
+
 export function findTitle(title: string, lines: Line[], skip?: (l: Line) => boolean): Match | null {
   const t = normText(title);
   if (!t) return null;
@@ -21,14 +32,14 @@ export function findTitle(title: string, lines: Line[], skip?: (l: Line) => bool
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
     if (skip?.(l)) continue;
-    const a = normText(l.text);
+    const a = norm(l);
     if (!a) continue;
     let quality = -1;
     if (a === t) quality = 0;
     else if (t.startsWith(a + ' ') && a.length >= Math.min(8, t.length)) {
       let joined = a;
       for (let j = i + 1; j < Math.min(lines.length, i + 3) && joined.length < t.length; j++) {
-        joined = `${joined} ${normText(lines[j].text)}`;
+        joined = `${joined} ${norm(lines[j])}`;
         if (joined === t || (joined.startsWith(t + ' ') && joined.length - t.length <= MAX_TAIL_CHARS)) quality = 1;
       }
     } else if (a.startsWith(t + ' ') && a.length - t.length <= MAX_TAIL_CHARS) quality = 2;

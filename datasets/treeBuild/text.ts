@@ -22,8 +22,23 @@ export interface Line {
   font: string;
 }
 
-/** The non-empty lines of every page (index 0 = page 1). Without layout, sizes are 0 and y counts down. */
+// One Line[][] per content object: every builder reads the same lines (and caches by Line).
+const linesCache = new WeakMap<PdfContent, Line[][]>();
+
+/**
+ * The non-empty lines of every page (index 0 = page 1). Without layout, sizes are 0 and y counts
+ * down. Computed once per content object; treat the result as read-only.
+ */
 export function pageLines(content: PdfContent): Line[][] {
+  let hit = linesCache.get(content);
+  if (!hit) {
+    hit = computeLines(content);
+    linesCache.set(content, hit);
+  }
+  return hit;
+}
+
+function computeLines(content: PdfContent): Line[][] {
   return content.pages.map((text, i) => {
     const layout = content.layout?.[i];
     const out: Line[] = [];

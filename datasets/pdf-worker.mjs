@@ -75,39 +75,53 @@ const MAX_OUTLINE_DEPTH = 32;
 
 // Font names. Text content names fonts by a loaded id ("g_d0_f3") and a generic family
 // ("sans-serif"); the real name ("ABCDEE+Arial-BoldMT", which says bold) reaches the document's
-// common objects only when a page's operator list is built. That costs about as much as the text
-// itself, so it is built only for a page that uses a font not seen before (most documents use a
-// handful of fonts, set on their first pages), at most MAX_OPLIST_PAGES times per document; fonts
-// still unknown after that keep the generic family and count as not bold.
+// common objects only when a page's operator list is built, which costs more than the page's
+// text (pdf.js draws every glyph's outline when font faces are disabled, and decodes images).
+// So after the text of every page is read, each font is resolved on the page that uses it with
+// the fewest text items (the cheapest page to build), one operator list per such page, at most
+// MAX_OPLIST_PAGES per document; fonts still unknown keep the generic family and count as not
+// bold. Most documents use a handful of fonts.
 const MAX_OPLIST_PAGES = 24;
 const BOLD_NAME = /bold|black|heavy|semibold|demi|extrabold|ultrabold|[-,]b(d|old)?$|\bbd\b/i;
 
 class Fonts {
   list = []; // [name, bold] per font index
   index = new Map(); // loaded id -> font index
-  oplists = 0;
+  cheapest = new Map(); // loaded id -> { page, items } of the page with the fewest items using it
+  family = new Map(); // loaded id -> generic family from the text content
 
-  async resolve(page, content, items) {
-    const unseen = [...new Set(items.map((i) => i[6]))].filter((id) => !this.index.has(id));
-    if (unseen.length && this.oplists < MAX_OPLIST_PAGES) {
-      this.oplists++;
+  /** Notes the fonts of one page; items keep their loaded id until resolve(). */
+  see(pageNumber, content, items) {
+    for (const it of items) {
+      const id = it[6];
+      if (!this.family.has(id)) this.family.set(id, content.styles?.[id]?.fontFamily ?? '');
+      const best = this.cheapest.get(id);
+      if (!best || items.length < best.items) this.cheapest.set(id, { page: pageNumber, items: items.length });
+    }
+  }
+
+  async resolve(doc, pages) {
+    const byPage = new Map();
+    for (const [id, { page }] of this.cheapest) byPage.set(page, [...(byPage.get(page) ?? []), id]);
+    const names = new Map();
+    let built = 0;
+    for (const [pageNumber, ids] of [...byPage].sort((a, b) => a[0] - b[0])) {
+      if (built++ >= MAX_OPLIST_PAGES) break;
       try {
+        const page = await doc.getPage(pageNumber);
         await page.getOperatorList();
+        for (const id of ids) if (page.commonObjs.has(id)) names.set(id, page.commonObjs.get(id)?.name ?? '');
+        page.cleanup();
       } catch {
         // fonts stay generic
       }
     }
-    for (const id of unseen) {
-      let name = content.styles?.[id]?.fontFamily ?? '';
-      try {
-        if (page.commonObjs.has(id)) name = page.commonObjs.get(id)?.name || name;
-      } catch {
-        // not resolved
-      }
+    for (const [id, family] of this.family) {
+      const name = names.get(id) || family;
       this.index.set(id, this.list.length);
       this.list.push([name, BOLD_NAME.test(name.replace(/^[A-Z]{6}\+/, ''))]);
     }
-    for (const it of items) it[6] = this.index.get(it[6]);
+    for (const items of pages) for (const it of items) it[6] = this.index.get(it[6]) ?? -1;
   }
 }
 
@@ -171,12 +185,13 @@ async function extract(file) {
         const t = it.transform ?? [1, 0, 0, 1, 0, 0];
         items.push([it.str, Boolean(it.hasEOL), t[4], t[5], it.width ?? 0, Math.abs(it.height || t[3] || 0), it.fontName ?? '', Math.hypot(t[2], t[3])]);
       }
-      await fonts.resolve(page, content, items);
+      fonts.see(n, content, items);
       pages.push(items);
       const [x0, y0, x1, y1] = page.view ?? [0, 0, 0, 0];
       sizes.push([Math.abs(x1 - x0), Math.abs(y1 - y0)]);
       page.cleanup();
     }
+    await fonts.resolve(doc, pages);
     const outline = await readOutline(doc, pageCount);
     return { pageCount, pages, sizes, fonts: fonts.list, outline };
   } finally {

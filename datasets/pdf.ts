@@ -247,8 +247,14 @@ async function extract(file: string): Promise<PdfContent> {
     throw new DataError(`not a readable PDF (${reply.message ?? reply.name ?? 'unknown error'})`, { file });
   }
   const fonts = reply.fonts ?? [];
-  const layout = reply.pages!.map((items, i) => pageLayout(items, fonts, reply.sizes?.[i]?.[0] ?? 0, reply.sizes?.[i]?.[1] ?? 0));
-  return { pages: reply.pages!.map(pageText), outline: reply.outline ?? null, pageCount: reply.pageCount!, layout };
+  const pages: string[] = [];
+  const layout: PageLayout[] = [];
+  reply.pages!.forEach((items, i) => {
+    const raw = assembleLines(items); // once for both the text and the layout
+    pages.push(tidy(raw.map((l) => l.text)));
+    layout.push(layoutOf(raw, fonts, reply.sizes?.[i]?.[0] ?? 0, reply.sizes?.[i]?.[1] ?? 0));
+  });
+  return { pages, outline: reply.outline ?? null, pageCount: reply.pageCount!, layout };
 }
 
 // --- page text -------------------------------------------------------------------------------
@@ -270,8 +276,12 @@ export function pageText(items: TextItem[]): string {
  * the font carrying most of the line's characters.
  */
 export function pageLayout(items: TextItem[], fonts: FontInfo[], width: number, height: number): PageLayout {
+  return layoutOf(assembleLines(items), fonts, width, height);
+}
+
+function layoutOf(raw: RawLine[], fonts: FontInfo[], width: number, height: number): PageLayout {
   const lines: LayoutLine[] = [];
-  for (const l of assembleLines(items)) {
+  for (const l of raw) {
     const text = l.text.replace(/[\t \u00a0]+/g, ' ').trim();
     if (text === '') continue;
     const f = fonts[l.font];

@@ -25,7 +25,8 @@
 //    them are the document's title block, not sections.
 // 6. A heading drawn visually above every other line of its page but later in the content
 //    stream (tables whose title is drawn last) starts at the top of the page.
-// 7. Levels: each heading gets a rank (font size first, then numbering kind: part > chapter >
+// 7. Levels: a bare integer counts as a section number only next to its neighbours ("1 Scope",
+//    "2 Terms"; not "13 Weeks Ended"). Each heading gets a rank (font size first, then numbering kind: part > chapter >
 //    item > 1 > 1.2 > ... > note > unnumbered, then bold, then capitals); a stack nests each
 //    heading under the nearest earlier heading of a strictly better rank.
 import type { PdfContent } from '../pdf.ts';
@@ -147,6 +148,14 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
       continue;
     }
     heads.push({ first: l, last: l, title: l.text.trim(), num: numbering(l.text), line: l.line });
+  }
+  // A bare integer is a section number only within a run ("1 Scope", "2 Terms"): "13 Weeks
+  // Ended" or "52 Weeks Ended" above table columns are not sections 13 and 52.
+  const integers = new Set(heads.filter((h) => h.num?.kind === 'section' && /^\d+\.?\s/.test(h.title)).map((h) => parseInt(h.title, 10)));
+  for (const h of heads) {
+    if (h.num?.kind !== 'section' || !/^\d+\.?\s/.test(h.title)) continue;
+    const n = parseInt(h.title, 10);
+    if (n !== 1 && !integers.has(n - 1) && !integers.has(n + 1)) h.num = null;
   }
   const rank = (h: Head) => [-bucket(h.first.size), numberingRank(h.num), h.first.bold ? 0 : 1, isCaps(h.title) ? 0 : 1];
   const cmp = (a: number[], b: number[]) => {

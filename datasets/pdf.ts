@@ -13,26 +13,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { DocTree, TreeNode } from '../harness/types.ts';
+import type { DocTree } from '../harness/types.ts';
 import { DataError } from './errors.ts';
 import { buildPdfTree, type TreeChoice } from './treeBuild/build.ts';
+import type { LayoutLine, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
 
-/** One bookmark of a PDF outline, resolved to a 1-based page (null when it points nowhere in the file). */
-export interface OutlineItem {
-  title: string;
-  page: number | null;
-  children: OutlineItem[];
-}
-
-export interface PdfContent {
-  /** Text of each page, index 0 = page 1. Lines are separated by "\n"; empty for pages without a text layer. */
-  pages: string[];
-  /** The document outline (bookmarks), or null when the PDF has none. */
-  outline: OutlineItem[] | null;
-  pageCount: number;
-  /** Per-page layout lines (index 0 = page 1), for tree building; absent for content made by hand. */
-  layout?: PageLayout[];
-}
+export type { LayoutLine, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
 
 /**
  * A text item as the worker sends it: [str, hasEOL, x, y, width, height, font, size] (PDF user
@@ -42,28 +28,6 @@ export type TextItem = [str: string, hasEOL: boolean, x: number, y: number, widt
 
 /** A font as the worker names it: [name (e.g. "ABCDEE+Arial-BoldMT"), bold (from the name)]. */
 export type FontInfo = [name: string, bold: boolean];
-
-/** One non-empty text line of a page, as drawn (PDF user space: y grows upwards from the page bottom). */
-export interface LayoutLine {
-  /** The line's text, exactly as the matching non-empty line of the page text. */
-  text: string;
-  /** Left edge and baseline of the line's first item. */
-  x: number;
-  y: number;
-  /** Font size (largest among the line's items). */
-  size: number;
-  /** Name of the font carrying most of the line's characters ("" when unknown). */
-  font: string;
-  /** That font's name says bold (Bold, Black, Heavy, Semibold, Demi). */
-  bold: boolean;
-}
-
-/** The layout of one page: its size and its non-empty lines in reading (content-stream) order. */
-export interface PageLayout {
-  width: number;
-  height: number;
-  lines: LayoutLine[];
-}
 
 interface WorkerReply {
   id: number;

@@ -7,7 +7,7 @@
 // falls back to page groups, and the report says why. Every tree keeps the invariants checked by
 // treeInvariantErrors.
 import type { DocTree, TreeNode } from '../../harness/types.ts';
-import type { PdfContent } from '../pdf.ts';
+import type { PdfContent } from './types.ts';
 import { assembleTree, treeDepth, treeSize, type Heading } from './assemble.ts';
 import { titlesMatch } from './compare.ts';
 import { layoutHeadings } from './layout.ts';

@@ -29,7 +29,7 @@
 //    "2 Terms"; not "13 Weeks Ended"). Each heading gets a rank (font size first, then numbering kind: part > chapter >
 //    item > 1 > 1.2 > ... > note > unnumbered, then bold, then capitals); a stack nests each
 //    heading under the nearest earlier heading of a strictly better rank.
-import type { PdfContent } from '../pdf.ts';
+import type { PdfContent } from './types.ts';
 import type { Heading } from './assemble.ts';
 import { digitShare, isPageNumberLine, numbering, numberingRank, pageLines, runningLines, type Line, type Numbering } from './text.ts';
 

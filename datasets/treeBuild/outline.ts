@@ -7,7 +7,7 @@
 // on its page (so a section that starts mid-page gets its own text from there); when the title
 // is not printed on the page, the node starts at the top of the page.
 import type { TreeNode } from '../../harness/types.ts';
-import type { OutlineItem, PdfContent } from '../pdf.ts';
+import type { OutlineItem, PdfContent } from './types.ts';
 import { assembleTree, type Heading } from './assemble.ts';
 import { findTitle } from './locate.ts';
 import { pageLines } from './text.ts';

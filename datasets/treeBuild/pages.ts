@@ -6,7 +6,7 @@
 // runs of equal size (recursively, so a 1,000-page document gets three levels); a group is
 // titled by its first page's title and shows its range ("Pages 21–40: Risk factors").
 import type { TreeNode } from '../../harness/types.ts';
-import type { PdfContent } from '../pdf.ts';
+import type { PdfContent } from './types.ts';
 import { numberNodes } from './assemble.ts';
 import { digitShare, isPageNumberLine, pageLines, runningLines, type Line } from './text.ts';
 
@@ -29,8 +29,11 @@ export function pageTitle(lines: Line[], isRunning: (l: Line) => boolean): strin
 export function pagesTree(content: PdfContent): TreeNode[] {
   const lines = pageLines(content);
   const isRunning = runningLines(lines);
+  const untitled = new Set<TreeNode>(); // leaves titled "Page N" for want of a heading-like line
   const leaves: TreeNode[] = content.pages.map((text, i) => {
-    const node: TreeNode = { id: '', title: pageTitle(lines[i], isRunning) ?? `Page ${i + 1}`, pages: [i + 1, i + 1], children: [] };
+    const title = pageTitle(lines[i], isRunning);
+    const node: TreeNode = { id: '', title: title ?? `Page ${i + 1}`, pages: [i + 1, i + 1], children: [] };
+    if (title === null) untitled.add(node);
     if (text.trim()) node.text = text;
     return node;
   });
@@ -41,9 +44,10 @@ export function pagesTree(content: PdfContent): TreeNode[] {
     for (let i = 0; i < list.length; i += size) {
       const kids = list.slice(i, i + size);
       const [s, e] = [kids[0].pages![0], kids[kids.length - 1].pages![1]];
-      const first = kids[0].title;
       const range = s === e ? `Page ${s}` : `Pages ${s}–${e}`;
-      groups.push({ id: '', title: first.startsWith('Page') ? range : `${range}: ${first}`, pages: [s, e], children: kids });
+      const group: TreeNode = { id: '', title: untitled.has(kids[0]) ? range : `${range}: ${kids[0].title.replace(/^Pages? [\d–]+: /, '')}`, pages: [s, e], children: kids };
+      if (untitled.has(kids[0])) untitled.add(group);
+      groups.push(group);
     }
     return group(groups);
   };

@@ -4,7 +4,7 @@
 //
 // Positions: a heading sits at { page, line } where `line` indexes the page text split on "\n"
 // (empty lines included), so a node's own text is a slice of the page texts between two positions.
-import type { PdfContent } from '../pdf.ts';
+import type { PdfContent } from './types.ts';
 
 /** One non-empty line of a page with its position in the page text and its style. */
 export interface Line {

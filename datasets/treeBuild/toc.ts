@@ -22,7 +22,7 @@
 //    neighbours, within MAX_DRIFT pages. Located pages must not go backwards in TOC order. An
 //    entry found nowhere near is unlocated: reported, not guessed, and left out of the tree.
 // 5. The TOC pages become a node of their own, titled by their heading ("Contents").
-import type { PdfContent } from '../pdf.ts';
+import type { PdfContent } from './types.ts';
 import type { Heading } from './assemble.ts';
 import { findTitle, type Match } from './locate.ts';
 import { digitShare, normText, numbering, pageLines, runningLines, type Line } from './text.ts';

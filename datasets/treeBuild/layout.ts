@@ -15,10 +15,10 @@
 //    (not continue the line above it in the same style, at normal line spacing, starting near
 //    the same left edge: wrapped bullet points); at body size it must not head a table (the
 //    next line mostly figures) unless it opens its page, must have no cell (up to 4 words, or
-//    mostly figures) beside it on its row and, unless in capitals, start in the left 40% of the page (table cells and
-//    column headers); no line holding two or more figures;
-//    a style (size, bold) at body size where fewer than 10% of the lines are candidates is a
-//    table or emphasis style, unless the line is numbered or in capitals.
+//    mostly figures) beside it on its row, and, unless in capitals or centred, must start in
+//    the left 40% of the page (table cells and column headers); no line holding two or more
+//    figures is a heading. A style (size, bold) at body size where fewer than 10% of the lines
+//    are candidates is a table or emphasis style, unless the line is numbered or in capitals.
 // 4. A heading continued on the next line in the same style (close below it, not numbered or
 //    parenthesised itself) is one heading.
 // 5. Cover and title lines: headings on the first two pages that outrank every heading after
@@ -123,7 +123,9 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
         const cell = (o: Line) => o.text.split(/\s+/).length <= 4 || digitShare(o.text) > 0.4;
         if (page.some((o) => o !== l && Math.abs(o.y - l.y) < 0.5 * l.size && cell(o))) return;
         const width = content.layout?.[l.page - 1]?.width ?? 0;
-        if (width && l.x > 0.4 * width && !isCaps(l.text)) return;
+        // (a centred heading is no column header: its estimated middle is the page's)
+        const centred = Math.abs(l.x + l.text.length * l.size * 0.25 - width / 2) < 0.05 * width;
+        if (width && l.x > 0.4 * width && !isCaps(l.text) && !centred) return;
       }
       styleCand.set(styleKey(l), (styleCand.get(styleKey(l)) ?? 0) + 1);
       cands.push(l);

@@ -80,7 +80,7 @@ const capsRest = (m: RegExpMatchArray) => {
 };
 const ROMAN = '(?:[IVXLC]{1,6})';
 const NUMBERING: [RegExp, (m: RegExpMatchArray) => Omit<Numbering, 'rest'>][] = [
-  [new RegExp(`^part\\s+(${ROMAN}|\\d{1,2})\\b[.:—–-]?\\s*`, 'i'), () => ({ kind: 'part', depth: 0 })],
+  [new RegExp(`^part\\s+(${ROMAN}|[A-Z]|\\d{1,2})\\b[.:—–-]?\\s*`, 'i'), () => ({ kind: 'part', depth: 0 })],
   [/^(chapter|book|volume)\s+(\d{1,3}|[IVXLC]{1,6})\b[.:—–-]?\s*/i, () => ({ kind: 'chapter', depth: 0 })],
   [/^item\s+\d{1,2}[a-z]?\b[.:—–-]?\s*/i, () => ({ kind: 'item', depth: 0 })],
   [/^(note|schedule|appendix|annex|exhibit)\s+([a-z]|\d{1,3}(\.\d+)?)\b[.:—–-]?\s*/i, () => ({ kind: 'note', depth: 0 })],

@@ -219,7 +219,8 @@ export function locateToc(content: PdfContent, toc: { tocPages: number[]; entrie
   // The table of contents is a section of its own, titled as printed ("Contents").
   const first = toc.tocPages[0];
   const named = lines[first - 1].find((l) => /\b(contents|index)\b/i.test(l.text) && l.text.length <= 40);
-  headings.push({ title: named?.text.trim() ?? 'Table of contents', page: first, line: named?.line ?? 0, level: 1 });
+  const top = Math.min(...toc.entries.map((e) => e.level));
+  headings.push({ title: named?.text.trim() ?? 'Table of contents', page: first, line: named?.line ?? 0, level: top });
   toc.entries.forEach((e, i) => {
     const loc = located[i];
     if (loc) headings.push({ title: e.title, page: loc.page, line: loc.line, level: e.level });

@@ -74,3 +74,34 @@ describe('printed table of contents', () => {
     expect(report.reason).toMatch(/^no printed table of contents found/);
   });
 });
+
+describe('printed table of contents with long sections', () => {
+  it('nests the layout headings found inside a section of five pages or more, not inside short ones', async () => {
+    const pages: (string | StyledLine)[][] = [
+      [H('Contents', 16), dots('Part A Overview', '1'), dots('Part B Details', '7'), dots('Part C Closing', '8'), footer('i')],
+      [header, H('Part A Overview', 16), ...prose('Overview'), H('Market Position', 13), ...prose('Market'), footer('1')],
+      [header, ...prose('Market more'), footer('2')],
+      [header, H('Competition', 13), ...prose('Competition'), footer('3')],
+      [header, ...prose('Competition more'), footer('4')],
+      [header, ...prose('Competition end'), footer('5')],
+      [header, ...prose('Overview end'), footer('6')],
+      [header, H('Part B Details', 16), ...prose('Details'), H('Minor Point', 13), ...prose('Minor'), footer('7')],
+      [header, H('Part C Closing', 16), ...prose('Closing'), footer('8')],
+    ];
+    const content = await pdfContent(pages);
+    const { doc, report } = buildPdfTree(content, { docId: 'long' });
+    expect(report.source).toBe('toc');
+    expect(report.reason).toMatch(/3 of 3 entries located; 2 layout heading\(s\) inside its long sections$/);
+    expect(treeInvariantErrors(doc.nodes, 9)).toEqual([]);
+    expect(shape(doc.nodes)).toEqual([
+      ['Contents', [1, 1]],
+      ['Part A Overview', [2, 7], [
+        ['Market Position', [2, 3]],
+        ['Competition', [4, 7]],
+      ]],
+      ['Part B Details', [8, 8]], // one page: "Minor Point" stays in its text
+      ['Part C Closing', [9, 9]],
+    ]);
+    expect(find(doc.nodes, 'Part B Details')!.text).toContain('Minor Point');
+  });
+});

@@ -96,6 +96,8 @@ const BUILDERS: Record<TreeSource, Builder> = {
 
 /** A table-of-contents section this long (pages) gets the layout headings found inside it. */
 const MIN_SPAN_FOR_INNER = 5;
+/** Inner headings go at most this many levels below their TOC entry (deeper ones are flattened). */
+const MAX_INNER_DEPTH = 2;
 
 /**
  * Layout headings inside the long sections of a printed table of contents (a 10-K's TOC lists
@@ -115,7 +117,7 @@ function innerHeadings(toc: Heading[], layout: Heading[], pageCount: number): He
     const inside = layout.filter((l) => order(l) > order(h) && (!next || order(l) < order(next)) && !titlesMatch(l.title, h.title));
     if (!inside.length) return;
     const top = Math.min(...inside.map((l) => l.level));
-    for (const l of inside) out.push({ ...l, level: h.level + (l.level - top) + 1 });
+    for (const l of inside) out.push({ ...l, level: h.level + Math.min(l.level - top + 1, MAX_INNER_DEPTH) });
   });
   return out;
 }

@@ -1,13 +1,17 @@
 // PDF text and outline extraction with pdf.js (pdfjs-dist, legacy build: the one meant for Node).
 //
-//   readPdf(file) -> { pages: string[] (index 0 = page 1), outline: OutlineItem[] | null, pageCount }
+//   readPdf(file) -> { pages: string[] (index 0 = page 1), outline: OutlineItem[] | null, pageCount,
+//                      layout: PageLayout[] (each page's lines with position, font size, font, bold) }
+//
+// The layout feeds the tree builder (datasets/treeBuild); pdfDocTree builds a document's tree
+// with it (outline, printed table of contents, layout headings or page groups).
 //
 // pdf.js runs in worker threads (datasets/pdf-worker.mjs): its legacy build installs core-js
 // polyfills on the globals of whatever realm loads it (Array.prototype.push, JSON.parse, ...),
 // and they must not reach the harness; the workers also extract several PDFs in parallel. Nothing
 // touches the network: files are read from disk, pdf.js's own worker runs in-thread, font faces
 // are never loaded, and fonts/CMaps come from the installed package. The workers send raw text
-// items back; lines are assembled here (pageText). Results are cached per file in process (keyed
+// items back; lines are assembled here, once for both the page text and the layout. Results are cached per file in process (keyed
 // by real path, size and mtime), so a corpus and a dataset naming the same PDF extract it once.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -25,7 +25,7 @@
 import type { PdfContent } from './types.ts';
 import type { Heading } from './assemble.ts';
 import { findTitle, type Match } from './locate.ts';
-import { digitShare, normText, numbering, pageLines, runningLines, type Line } from './text.ts';
+import { digitShare, numbering, pageLines, runningLines, type Line } from './text.ts';
 
 export interface TocEntry {
   title: string;
@@ -68,7 +68,7 @@ function romanValue(s: string): number | null {
 }
 
 /** Entries of one page (numbered ones and group candidates). */
-export function pageEntries(page: Line[]): RawEntry[] {
+function pageEntries(page: Line[]): RawEntry[] {
   const out: RawEntry[] = [];
   const used = new Set<number>();
   page.forEach((l, i) => {
@@ -105,7 +105,7 @@ export function pageEntries(page: Line[]): RawEntry[] {
 /** A printed page number beyond this is a year or an amount, not a page. */
 const maxPrinted = (pageCount: number) => pageCount + 20;
 
-export function isTocPage(page: Line[], entries: RawEntry[], pageCount: number): boolean {
+function isTocPage(page: Line[], entries: RawEntry[], pageCount: number): boolean {
   const numbered = entries.filter((e) => e.num !== null);
   const says = page.some((l) => /\b(contents|index)\b/i.test(l.text) && l.text.length < 60);
   if (numbered.length < (says ? 3 : 4) || numbered.length < 0.3 * page.length) return false;
@@ -229,4 +229,3 @@ export function locateToc(content: PdfContent, toc: { tocPages: number[]; entrie
   return { tocPages: toc.tocPages, entries: toc.entries, headings, unlocated };
 }
 
-export const tocTitleKey = normText;

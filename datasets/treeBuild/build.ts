@@ -46,7 +46,7 @@ export interface TreeBuildReport {
   located?: number;
   /** Titles of the entries that could not be located (left out of the tree). */
   unlocated?: string[];
-  /** Headings found in the layout, when the layout builder ran. */
+  /** Headings found in the layout: all of them (layout), or those nested inside long TOC sections (toc). */
   headings?: number;
   nodes: number;
   depth: number;
@@ -76,7 +76,7 @@ const BUILDERS: Record<TreeSource, Builder> = {
     const r = locateToc(content, toc);
     const inner = innerHeadings(r.headings, layoutHeadings(content, { skipPages: new Set(r.tocPages) }), content.pageCount);
     const located = r.entries.length - r.unlocated.length;
-    const extra = { tocEntries: r.entries.length, located, unlocated: r.unlocated };
+    const extra = { tocEntries: r.entries.length, located, unlocated: r.unlocated, headings: inner.length };
     const where = `printed table of contents on page(s) ${r.tocPages.join(', ')}: ${located} of ${r.entries.length} entries located`;
     const enough = located >= MIN_TOC_LOCATED && located >= r.entries.length / 2;
     const note = enough ? `${where}${inner.length ? `; ${inner.length} layout heading(s) inside its long sections` : ''}` : `${where} (too few)`;

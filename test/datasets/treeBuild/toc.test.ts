@@ -49,6 +49,7 @@ describe('printed table of contents', () => {
     expect(report.tocEntries).toBe(9);
     expect(report.located).toBe(8);
     expect(report.unlocated).toEqual(['5 Glossary']);
+    expect(report.headings).toBe(0); // no section of five pages or more to look inside
     expect(report.reason).toMatch(/printed table of contents on page\(s\) 2: 8 of 9 entries located/);
   });
 
@@ -92,6 +93,7 @@ describe('printed table of contents with long sections', () => {
     const { doc, report } = buildPdfTree(content, { docId: 'long' });
     expect(report.source).toBe('toc');
     expect(report.reason).toMatch(/3 of 3 entries located; 2 layout heading\(s\) inside its long sections$/);
+    expect(report.headings).toBe(2);
     expect(treeInvariantErrors(doc.nodes, 9)).toEqual([]);
     expect(shape(doc.nodes)).toEqual([
       ['Contents', [1, 1]],

@@ -20,13 +20,15 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { DocTree, TreeNode } from '../harness/types.ts';
 import { startProgress } from '../harness/progress.ts';
-import { pdfDocTree, readPdf, TREE_BUILDER_VERSION, type PdfContent, type TreeChoice } from './pdf.ts';
+import { pageTextWarnings, readPdf, type PdfContent } from './pdf.ts';
+import { buildPdfTree, TREE_BUILDER_VERSION, type TreeBuildReport, type TreeChoice } from './treeBuild/index.ts';
+import { DataError } from './errors.ts';
 import { addExtractiveSummaries, DEFAULT_SUMMARY_TOKENS, SUMMARIZER_VERSION, type SummaryMode } from './summaries.ts';
 
 export type { TreeChoice };
 
 /** Bumped when what the PDF worker extracts changes shape or content. */
-export const EXTRACTION_VERSION = 'x1';
+export const EXTRACTION_VERSION = 'x2';
 
 export const DEFAULT_INGEST_DIR = '.treebench/ingest';
 
@@ -69,6 +71,8 @@ interface CachedTree {
   nodes: TreeNode[];
   pages: string[];
   treeSource?: string;
+  /** Why that source, and what the builder could not place (datasets/treeBuild). */
+  report?: TreeBuildReport;
   summaries?: DocTree['summaries'];
   /** Warnings building it gave, with the PDF's path written as `{file}`. */
   warnings: string[];
@@ -113,6 +117,7 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
     const doc: DocTree = { docId: src.docId, title: src.title ?? src.docId, nodes: t.nodes, pages: t.pages, source: src.file };
     if (src.description) doc.description = src.description;
     if (t.treeSource) doc.treeSource = t.treeSource;
+    if (t.report) doc.treeReport = t.report;
     if (t.summaries) doc.summaries = t.summaries;
     return doc;
   };
@@ -127,16 +132,24 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
     if (contentFile) writeGz(contentFile, content);
   }
   const warnings: string[] = [];
-  const built = pdfDocTree(content, {
+  if (content.pageCount === 0) throw new DataError('the PDF has no pages', { file: src.file });
+  warnings.push(...pageTextWarnings(content, '{file}'));
+  const { doc: built, report } = buildPdfTree(content, {
     docId: src.docId,
     source: '{file}',
     warnings,
     ...(opts.tree ? { tree: opts.tree } : {}),
     ...(opts.ignoreOutline ? { ignoreOutline: true } : {}),
   });
+  // A printed table of contents entry that could not be found on the pages is left out, and said.
+  if (report.unlocated?.length) {
+    const n = report.unlocated.length;
+    const eg = report.unlocated.slice(0, 5).map((t) => `"${t}"`).join(', ');
+    warnings.push(`{file}: ${n} of ${report.tocEntries} table-of-contents entries could not be located on the pages and were left out: ${eg}${n > 5 ? ', …' : ''}`);
+  }
   const summaries = opts.summaries ?? 'auto';
   if (summaries === 'auto' || summaries === 'extractive') addExtractiveSummaries(built, { maxTokens: opts.summaryTokens ?? DEFAULT_SUMMARY_TOKENS });
-  const entry: CachedTree = { nodes: built.nodes, pages: built.pages ?? content.pages, warnings };
+  const entry: CachedTree = { nodes: built.nodes, pages: built.pages ?? content.pages, warnings, report };
   if (built.treeSource) entry.treeSource = built.treeSource;
   if (built.summaries) entry.summaries = built.summaries;
   if (treeFile) writeGz(treeFile, entry);

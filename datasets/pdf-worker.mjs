@@ -11,8 +11,10 @@
 // worker script fetch), font faces are never loaded, and standard fonts, CMaps and wasm come from
 // the installed package's folders (pdf.js reads them with fs in Node).
 //
-// Protocol: in { id, file }; out { id, ok: true, pageCount, pages, outline } where pages[i] is a
-// list of [str, hasEOL, x, y, width, height] text items and outline items are
+// Protocol: in { id, file }; out { id, ok: true, pageCount, pages, sizes, fonts, outline } where
+// pages[i] is a list of [str, hasEOL, x, y, width, height, font, size] text items (font: an index
+// into fonts, a list of [name, bold]; size: the font size from the text matrix), sizes[i] is the
+// page's [width, height], and outline items are
 // { title, page (1-based or null), children }; or { id, ok: false, name, message }.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -71,6 +73,58 @@ async function importPdfJs() {
 
 const MAX_OUTLINE_DEPTH = 32;
 
+// Font names. Text content names fonts by a loaded id ("g_d0_f3") and a generic family
+// ("sans-serif"); the real name ("ABCDEE+Arial-BoldMT", which says bold) reaches the document's
+// common objects only when a page's operator list is built, which costs more than the page's
+// text (pdf.js draws every glyph's outline when font faces are disabled, and decodes images).
+// So after the text of every page is read, each font is resolved on the page that uses it with
+// the fewest text items (the cheapest page to build), one operator list per such page, at most
+// MAX_OPLIST_PAGES per document; fonts still unknown keep the generic family and count as not
+// bold. Most documents use a handful of fonts.
+const MAX_OPLIST_PAGES = 24;
+const BOLD_NAME = /bold|black|heavy|semibold|demi|extrabold|ultrabold|[-,]b(d|old)?$|\bbd\b/i;
+
+class Fonts {
+  list = []; // [name, bold] per font index
+  index = new Map(); // loaded id -> font index
+  cheapest = new Map(); // loaded id -> { page, items } of the page with the fewest items using it
+  family = new Map(); // loaded id -> generic family from the text content
+
+  /** Notes the fonts of one page; items keep their loaded id until resolve(). */
+  see(pageNumber, content, items) {
+    for (const it of items) {
+      const id = it[6];
+      if (!this.family.has(id)) this.family.set(id, content.styles?.[id]?.fontFamily ?? '');
+      const best = this.cheapest.get(id);
+      if (!best || items.length < best.items) this.cheapest.set(id, { page: pageNumber, items: items.length });
+    }
+  }
+
+  async resolve(doc, pages) {
+    const byPage = new Map();
+    for (const [id, { page }] of this.cheapest) byPage.set(page, [...(byPage.get(page) ?? []), id]);
+    const names = new Map();
+    let built = 0;
+    for (const [pageNumber, ids] of [...byPage].sort((a, b) => a[0] - b[0])) {
+      if (built++ >= MAX_OPLIST_PAGES) break;
+      try {
+        const page = await doc.getPage(pageNumber);
+        await page.getOperatorList();
+        for (const id of ids) if (page.commonObjs.has(id)) names.set(id, page.commonObjs.get(id)?.name ?? '');
+        page.cleanup();
+      } catch {
+        // fonts stay generic
+      }
+    }
+    for (const [id, family] of this.family) {
+      const name = names.get(id) || family;
+      this.index.set(id, this.list.length);
+      this.list.push([name, BOLD_NAME.test(name.replace(/^[A-Z]{6}\+/, ''))]);
+    }
+    for (const items of pages) for (const it of items) it[6] = this.index.get(it[6]) ?? -1;
+  }
+}
+
 async function readOutline(doc, pageCount) {
   let raw;
   try {
@@ -120,6 +174,8 @@ async function extract(file) {
     const doc = await task.promise;
     const pageCount = doc.numPages;
     const pages = [];
+    const sizes = [];
+    const fonts = new Fonts();
     for (let n = 1; n <= pageCount; n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
@@ -127,13 +183,17 @@ async function extract(file) {
       for (const it of content.items) {
         if (typeof it.str !== 'string') continue; // marked-content markers
         const t = it.transform ?? [1, 0, 0, 1, 0, 0];
-        items.push([it.str, Boolean(it.hasEOL), t[4], t[5], it.width ?? 0, Math.abs(it.height || t[3] || 0)]);
+        items.push([it.str, Boolean(it.hasEOL), t[4], t[5], it.width ?? 0, Math.abs(it.height || t[3] || 0), it.fontName ?? '', Math.hypot(t[2], t[3])]);
       }
+      fonts.see(n, content, items);
       pages.push(items);
+      const [x0, y0, x1, y1] = page.view ?? [0, 0, 0, 0];
+      sizes.push([Math.abs(x1 - x0), Math.abs(y1 - y0)]);
       page.cleanup();
     }
+    await fonts.resolve(doc, pages);
     const outline = await readOutline(doc, pageCount);
-    return { pageCount, pages, outline };
+    return { pageCount, pages, sizes, fonts: fonts.list, outline };
   } finally {
     await task.destroy().catch(() => {});
   }

@@ -1,44 +1,45 @@
 // PDF text and outline extraction with pdf.js (pdfjs-dist, legacy build: the one meant for Node).
 //
-//   readPdf(file) -> { pages: string[] (index 0 = page 1), outline: OutlineItem[] | null, pageCount }
+//   readPdf(file) -> { pages: string[] (index 0 = page 1), outline: OutlineItem[] | null, pageCount,
+//                      layout: PageLayout[] (each page's lines with position, font size, font, bold) }
+//
+// The layout feeds the tree builder (datasets/treeBuild); pdfDocTree builds a document's tree
+// with it (outline, printed table of contents, layout headings or page groups).
 //
 // pdf.js runs in worker threads (datasets/pdf-worker.mjs): its legacy build installs core-js
 // polyfills on the globals of whatever realm loads it (Array.prototype.push, JSON.parse, ...),
 // and they must not reach the harness; the workers also extract several PDFs in parallel. Nothing
 // touches the network: files are read from disk, pdf.js's own worker runs in-thread, font faces
 // are never loaded, and fonts/CMaps come from the installed package. The workers send raw text
-// items back; lines are assembled here (pageText). Results are cached per file in process (keyed
+// items back; lines are assembled here, once for both the page text and the layout. Results are cached per file in process (keyed
 // by real path, size and mtime), so a corpus and a dataset naming the same PDF extract it once.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { DocTree, TreeNode } from '../harness/types.ts';
+import type { DocTree } from '../harness/types.ts';
 import { DataError } from './errors.ts';
+import { buildPdfTree, type TreeChoice } from './treeBuild/build.ts';
+import type { LayoutLine, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
 
-/** One bookmark of a PDF outline, resolved to a 1-based page (null when it points nowhere in the file). */
-export interface OutlineItem {
-  title: string;
-  page: number | null;
-  children: OutlineItem[];
-}
+export type { LayoutLine, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
 
-export interface PdfContent {
-  /** Text of each page, index 0 = page 1. Lines are separated by "\n"; empty for pages without a text layer. */
-  pages: string[];
-  /** The document outline (bookmarks), or null when the PDF has none. */
-  outline: OutlineItem[] | null;
-  pageCount: number;
-}
+/**
+ * A text item as the worker sends it: [str, hasEOL, x, y, width, height, font, size] (PDF user
+ * space, y up; font: an index into the document's fonts; size: the font size from the text matrix).
+ */
+export type TextItem = [str: string, hasEOL: boolean, x: number, y: number, width: number, height: number, font?: number, size?: number];
 
-/** A text item as the worker sends it: [str, hasEOL, x, y, width, height] (PDF user space, y up). */
-export type TextItem = [str: string, hasEOL: boolean, x: number, y: number, width: number, height: number];
+/** A font as the worker names it: [name (e.g. "ABCDEE+Arial-BoldMT"), bold (from the name)]. */
+export type FontInfo = [name: string, bold: boolean];
 
 interface WorkerReply {
   id: number;
   ok: boolean;
   pageCount?: number;
   pages?: TextItem[][];
+  sizes?: [number, number][];
+  fonts?: FontInfo[];
   outline?: OutlineItem[] | null;
   name?: string;
   message?: string;
@@ -172,7 +173,9 @@ export async function readPdf(file: string): Promise<PdfContent> {
     });
   }
   const c = await hit.content;
-  return { pages: [...c.pages], outline: c.outline && cloneOutline(c.outline), pageCount: c.pageCount };
+  const copy: PdfContent = { pages: [...c.pages], outline: c.outline && cloneOutline(c.outline), pageCount: c.pageCount };
+  if (c.layout) copy.layout = c.layout.map((p) => ({ width: p.width, height: p.height, lines: p.lines.map((l) => ({ ...l })) }));
+  return copy;
 }
 
 /**
@@ -214,7 +217,15 @@ async function extract(file: string): Promise<PdfContent> {
     if (reply.name === 'PasswordException') throw new DataError('the PDF is encrypted and needs a password; treebench cannot read it', { file });
     throw new DataError(`not a readable PDF (${reply.message ?? reply.name ?? 'unknown error'})`, { file });
   }
-  return { pages: reply.pages!.map(pageText), outline: reply.outline ?? null, pageCount: reply.pageCount! };
+  const fonts = reply.fonts ?? [];
+  const pages: string[] = [];
+  const layout: PageLayout[] = [];
+  reply.pages!.forEach((items, i) => {
+    const raw = assembleLines(items); // once for both the text and the layout
+    pages.push(tidy(raw.map((l) => l.text)));
+    layout.push(layoutOf(raw, fonts, reply.sizes?.[i]?.[0] ?? 0, reply.sizes?.[i]?.[1] ?? 0));
+  });
+  return { pages, outline: reply.outline ?? null, pageCount: reply.pageCount!, layout };
 }
 
 // --- page text -------------------------------------------------------------------------------
@@ -226,33 +237,84 @@ async function extract(file: string): Promise<PdfContent> {
  * space separates items with a visible horizontal gap. Content-stream order is kept.
  */
 export function pageText(items: TextItem[]): string {
-  const lines: string[] = [];
+  return tidy(assembleLines(items).map((l) => l.text));
+}
+
+/**
+ * The non-empty lines of a page with what heading detection needs. `lines[k]` is the k-th
+ * non-empty line of `pageText(items)`, with the same text, so a heading found here can split
+ * the page text. Font size is the largest of the line's items; `font` and `bold` are those of
+ * the font carrying most of the line's characters.
+ */
+export function pageLayout(items: TextItem[], fonts: FontInfo[], width: number, height: number): PageLayout {
+  return layoutOf(assembleLines(items), fonts, width, height);
+}
+
+function layoutOf(raw: RawLine[], fonts: FontInfo[], width: number, height: number): PageLayout {
+  const lines: LayoutLine[] = [];
+  for (const l of raw) {
+    const text = l.text.replace(/[\t \u00a0]+/g, ' ').trim();
+    if (text === '') continue;
+    const f = fonts[l.font];
+    lines.push({ text, x: round(l.x), y: round(l.y), size: round(l.size), font: f?.[0] ?? '', bold: f?.[1] ?? false });
+  }
+  return { width: round(width), height: round(height), lines };
+}
+
+const round = (v: number) => Math.round(v * 100) / 100;
+
+interface RawLine {
+  text: string;
+  x: number;
+  y: number;
+  size: number;
+  /** Font index carrying most characters, -1 when unknown. */
+  font: number;
+}
+
+function assembleLines(items: TextItem[]): RawLine[] {
+  const lines: RawLine[] = [];
   let line = '';
   let lineY: number | null = null;
   let lineH = 0;
   let lastEnd: number | null = null;
+  let x = 0;
+  let size = 0;
+  let chars = new Map<number, number>();
   const flush = () => {
-    lines.push(line);
+    let font = -1;
+    let best = 0;
+    for (const [f, n] of chars) if (n > best) [font, best] = [f, n];
+    lines.push({ text: line, x, y: lineY ?? 0, size, font });
     line = '';
     lineY = null;
     lastEnd = null;
+    size = 0;
+    chars = new Map();
   };
-  for (const [str, hasEOL, x, y, width, height] of items) {
+  for (const [str, hasEOL, ix, y, width, height, font, fontSize] of items) {
     const h = height || 1;
     if (str !== '') {
       if (lineY !== null && line !== '' && !sameLine(lineY, lineH, y, h)) flush();
-      else if (lastEnd !== null && line !== '' && x - lastEnd > 0.15 * h && !/\s$/.test(line) && !/^\s/.test(str)) line += ' ';
+      else if (lastEnd !== null && line !== '' && ix - lastEnd > 0.15 * h && !/\s$/.test(line) && !/^\s/.test(str)) line += ' ';
       if (lineY === null) {
         lineY = y;
         lineH = h;
+        x = ix;
       }
       line += str;
-      lastEnd = x + width;
+      lastEnd = ix + width;
+      if (str.trim()) {
+        x = Math.min(x, ix);
+        size = Math.max(size, fontSize ?? height);
+        const f = font ?? -1;
+        chars.set(f, (chars.get(f) ?? 0) + str.length);
+      }
     }
     if (hasEOL) flush();
   }
   if (line !== '') flush();
-  return tidy(lines);
+  return lines;
 }
 
 /** Vertical bands [y, y + h] overlapping by at least 40% of the smaller one (superscripts stay on their line). */
@@ -275,104 +337,32 @@ function tidy(lines: string[]): string {
 
 // --- PDF -> document tree --------------------------------------------------------------------
 
-/** Which structure to build for a PDF (see datasets/treeBuild once merged). */
-export type TreeChoice = 'auto' | 'outline' | 'toc' | 'layout' | 'pages';
-export const TREE_BUILDER_VERSION = 'outline-1';
-
 export interface PdfTreeOptions {
   docId: string;
-  tree?: TreeChoice;
-  ignoreOutline?: boolean;
   title?: string;
   description?: string;
   /** The PDF's path, for messages and `DocTree.source`. */
   source?: string;
+  /** Which tree builder to use (datasets/treeBuild); `auto` (the default) chooses per document. */
+  tree?: TreeChoice;
+  /** Build without the bookmarks even when the PDF has them. */
+  ignoreOutline?: boolean;
   /** Non-fatal problems (pages without text, bookmarks pointing nowhere) are appended here. */
   warnings?: string[];
 }
 
 /**
- * A document tree from extracted PDF content. With an outline of at least two bookmarks that
- * point into the document: one node per bookmark, pages
- * `[start, end]` where start is the bookmark's page and end is the next sibling's start − 1 (the
- * parent's end for the last child; never before start), plus a "Front matter" node for pages
- * before the first bookmark; nodes carry no text of their own, `DocTree.pages` holds it (readers
- * get a node's page range). Without one: one node per page, "Page N", with the page's text.
- * Node ids are pre-order `0001`, `0002`, … for outline trees and `p1`, `p2`, … for pages.
+ * A document tree from extracted PDF content, built by datasets/treeBuild (buildPdfTree): the
+ * outline when plausible, else the printed table of contents, else layout headings, else page
+ * groups. `DocTree.treeSource` says which; `DocTree.pages` holds the page texts and every node
+ * its own text. Use buildPdfTree directly for the build report (why that source, unlocated
+ * table-of-contents entries).
  */
 export function pdfDocTree(content: PdfContent, opts: PdfTreeOptions): DocTree {
   const where = opts.source ?? opts.docId;
-  const warn = (msg: string) => opts.warnings?.push(`${where}: ${msg}`);
-  const { pages, pageCount } = content;
-  if (pageCount === 0) throw new DataError('the PDF has no pages', { file: opts.source });
+  if (content.pageCount === 0) throw new DataError('the PDF has no pages', { file: opts.source });
   opts.warnings?.push(...pageTextWarnings(content, where));
-
-  let nodes: TreeNode[] = [];
-  if (content.outline && !opts.ignoreOutline && (opts.tree ?? 'auto') !== 'pages') {
-    const dropped = { n: 0 };
-    nodes = outlineNodes(content.outline, pageCount, dropped);
-    if (dropped.n) warn(`${dropped.n} bookmark(s) point to no page of the document and were left out`);
-    // A lone bookmark (often just the document's title) is no structure: use pages instead.
-    if (countNodes(nodes) < 2) nodes = [];
-    if (nodes.length && nodes[0].pages![0] > 1) nodes.unshift({ id: '', title: 'Front matter', pages: [1, nodes[0].pages![0] - 1], children: [] });
-    let next = 1;
-    const number = (list: TreeNode[]) => {
-      for (const n of list) {
-        n.id = String(next++).padStart(4, '0');
-        number(n.children);
-      }
-    };
-    number(nodes);
-  }
-  if (nodes.length === 0) {
-    nodes = pages.map((text, i) => {
-      const node: TreeNode = { id: `p${i + 1}`, title: `Page ${i + 1}`, pages: [i + 1, i + 1], children: [] };
-      if (text.trim()) node.text = text;
-      return node;
-    });
-  }
-  const doc: DocTree = { docId: opts.docId, title: opts.title ?? opts.docId, nodes, pages: [...pages], treeSource: nodes[0]?.id.startsWith('p') ? 'pages' : 'outline' };
-  if (opts.description) doc.description = opts.description;
-  if (opts.source) doc.source = opts.source;
-  return doc;
-}
-
-/** Bookmarks to nodes with page ranges; bookmarks with no page take their first child's, else are dropped. */
-function outlineNodes(items: OutlineItem[], pageCount: number, dropped: { n: number }): TreeNode[] {
-  const build = (list: OutlineItem[]): TreeNode[] => {
-    const out: TreeNode[] = [];
-    for (const item of list) {
-      const children = build(item.children);
-      const start = item.page ?? children[0]?.pages?.[0];
-      if (start === undefined) {
-        dropped.n += 1 + countItems(item.children);
-        continue;
-      }
-      out.push({ id: '', title: item.title || '(untitled)', pages: [start, start], children });
-    }
-    return out;
-  };
-  const setEnds = (list: TreeNode[], parentEnd: number) => {
-    list.forEach((n, i) => {
-      const start = n.pages![0];
-      const nextStart = list[i + 1]?.pages![0];
-      let end = nextStart === undefined ? parentEnd : nextStart >= start ? nextStart - 1 : start;
-      end = Math.max(start, Math.min(end, parentEnd));
-      n.pages = [start, end];
-      setEnds(n.children, end);
-    });
-  };
-  const nodes = build(items);
-  setEnds(nodes, pageCount);
-  return nodes;
-}
-
-function countNodes(nodes: TreeNode[]): number {
-  return nodes.reduce((n, x) => n + 1 + countNodes(x.children), 0);
-}
-
-function countItems(items: OutlineItem[]): number {
-  return items.reduce((n, o) => n + 1 + countItems(o.children), 0);
+  return buildPdfTree(content, opts).doc;
 }
 
 /** Warnings about pages without a text layer (scanned pages get no text: treebench does not OCR). */

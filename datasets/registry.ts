@@ -29,7 +29,7 @@ import { loadFinanceBench } from './financebench.ts';
 import { pageTextWarnings } from './pdf.ts';
 import { ingestPdfs, type IngestOptions, type IngestStats } from './ingest.ts';
 import { addExtractiveSummaries } from './summaries.ts';
-import { TREE_BUILDER_VERSION } from './pdf.ts';
+import { TREE_BUILDER_VERSION } from './treeBuild/index.ts';
 import { walkNodes } from './tree-utils.ts';
 
 export interface LoadedDataset {

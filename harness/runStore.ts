@@ -29,7 +29,7 @@ export interface RunManifest {
     nodes: number;
     hash: string;
     /** Per document, how its tree was made (present when any tree was built from a PDF). */
-    trees?: Array<{ docId: string; source: string | null; nodes: number; depth: number; summaries?: string }>;
+    trees?: Array<{ docId: string; source: string | null; nodes: number; depth: number; summaries?: string; reason?: string; unlocated?: number }>;
   };
   /** Ingestion work, kept apart from per-question cost: PDF extraction and model-written summaries. */
   ingestion?: {

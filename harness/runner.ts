@@ -231,6 +231,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
                 nodes: countNodes(d.nodes),
                 depth: treeDepth(d.nodes),
                 ...(d.summaries ? { summaries: d.summaries } : {}),
+                ...(d.treeReport ? { reason: d.treeReport.reason, ...(d.treeReport.unlocated?.length ? { unlocated: d.treeReport.unlocated.length } : {}) } : {}),
               })),
             }
           : {}),

@@ -35,6 +35,9 @@ export interface TreeQuality {
   /** Share of nodes with a non-empty summary. */
   summaryCoverage: number;
   summaries: string | null;
+  /** Why the builder chose this source (PDFs built by treebench), and table-of-contents entries it could not place. */
+  reason: string | null;
+  unlocated: string[];
 }
 
 export function treeQuality(doc: DocTree): TreeQuality {
@@ -78,6 +81,8 @@ export function treeQuality(doc: DocTree): TreeQuality {
     largestNode: largest,
     summaryCoverage: a.nodes ? withSummary / a.nodes : 0,
     summaries: doc.summaries ?? null,
+    reason: doc.treeReport?.reason ?? null,
+    unlocated: doc.treeReport?.unlocated ?? [],
   };
 }
 
@@ -100,6 +105,10 @@ export function formatTreeQuality(rows: TreeQuality[], escape: (s: string) => st
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   const out = [line(head), ...body.map(line)];
-  for (const q of rows) if (q.poor) out.push(`${escape(q.docId)}: outline gate would flatten: ${q.reasons.join('; ')}`);
+  for (const q of rows) {
+    if (q.reason) out.push(`${escape(q.docId)}: ${q.source}: ${escape(q.reason)}`);
+    if (q.unlocated.length) out.push(`${escape(q.docId)}: not located (left out): ${q.unlocated.slice(0, 8).map((t) => `"${escape(t)}"`).join(', ')}${q.unlocated.length > 8 ? `, … (${q.unlocated.length})` : ''}`);
+    if (q.poor) out.push(`${escape(q.docId)}: outline gate would flatten: ${q.reasons.join('; ')}`);
+  }
   return out.join('\n');
 }

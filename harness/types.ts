@@ -25,6 +25,8 @@ export interface DocTree {
   source?: string;
   /** How the tree was made, for paged sources: `outline`, `toc`, `layout` or `pages` (datasets/treeBuild). */
   treeSource?: string;
+  /** The builder's account of a built tree: why that source, table-of-contents entries found and located. */
+  treeReport?: { source: string; reason: string; tocEntries?: number; located?: number; unlocated?: string[]; headings?: number; nodes: number; depth: number };
   /** Who wrote the node summaries that were missing: `extractive` (offline) or `model`. */
   summaries?: 'extractive' | 'model';
 }

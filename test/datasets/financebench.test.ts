@@ -6,6 +6,7 @@ import { DataError } from '../../datasets/errors.ts';
 import { docDescription, docTitle, docTypeLabel, FINANCEBENCH_MAPPING, loadFinanceBench } from '../../datasets/financebench.ts';
 import { loadQuestions } from '../../datasets/mapping.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
+import { treeInvariantErrors } from '../../datasets/treeBuild/index.ts';
 import { rejected, SHARED, tmpFiles } from './helpers.ts';
 
 const FB = path.join(SHARED, 'financebench');
@@ -105,9 +106,16 @@ describe('FinanceBench loader', () => {
     expect(mgm.pages).toHaveLength(15);
     expect(ulta.pages).toHaveLength(9);
     expect(ulta.title).toBe('Ulta Beauty earnings release 2023');
-    // Ulta's PDF has a single bookmark (its headline): no structure, so one node per page.
-    expect(ulta.nodes.map((n) => n.title)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `Page ${n}`));
-    expect(mgm.nodes).toHaveLength(15);
+    // Ulta's PDF has a single bookmark (its headline), no structure: the tree comes from the
+    // headings of the release (datasets/treeBuild), in page order, covering every page.
+    expect(ulta.treeSource).toBe('layout');
+    expect(treeInvariantErrors(ulta.nodes, 9)).toEqual([]);
+    const ultaTop = ulta.nodes.map((n) => n.title);
+    for (const t of ['Balance Sheet', 'Share Repurchase Program', 'Fiscal 2023 Outlook', 'Conference Call Information']) expect(ultaTop).toContain(t);
+    expect(ultaTop.indexOf('Balance Sheet')).toBeLessThan(ultaTop.indexOf('Fiscal 2023 Outlook'));
+    expect(mgm.treeSource).toBe('layout');
+    expect(treeInvariantErrors(mgm.nodes, 15)).toEqual([]);
+    expect(mgm.nodes.map((n) => n.title)).toEqual(expect.arrayContaining(['Consolidated Results', 'Las Vegas Strip Resorts', 'MGM China']));
     expect(mgm.description).toBe('MGM Resorts earnings release, fiscal 2022; sector: Consumer Discretionary');
 
     const docs = new Map(data.docs.map((d) => [d.docId, d]));

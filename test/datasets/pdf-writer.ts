@@ -1,6 +1,21 @@
 // A tiny PDF writer for tests: pages of Helvetica text lines and an optional outline
 // (bookmarks, nested, with explicit or named destinations). Written by hand so the tests know
-// exactly what each page says and where each bookmark points.
+// exactly what each page says and where each bookmark points. A line is a string (Helvetica
+// 12 pt, one below the other) or a StyledLine (size, bold, left edge; placed below the previous
+// line with a gap of 1.4 times its size, or at an explicit baseline).
+
+/** A line with a style, for heading detection tests. */
+export interface StyledLine {
+  text: string;
+  /** Font size in points (default 11). */
+  size?: number;
+  /** Helvetica-Bold instead of Helvetica. */
+  bold?: boolean;
+  /** Left edge (default 72). */
+  x?: number;
+  /** Baseline from the page bottom; default: below the previous line. */
+  y?: number;
+}
 
 export interface Bookmark {
   title: string;
@@ -14,7 +29,7 @@ export interface Bookmark {
 const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
 
 /** `pages[i]` is the lines of page i + 1. */
-export function makePdf(pages: string[][], outline?: Bookmark[]): Buffer {
+export function makePdf(pages: (string | StyledLine)[][], outline?: Bookmark[]): Buffer {
   const objs: string[] = []; // objs[k] is object k + 1
   const reserve = () => objs.push('') ;
   const set = (num: number, body: string) => {
@@ -24,15 +39,29 @@ export function makePdf(pages: string[][], outline?: Bookmark[]): Buffer {
   const pagesRoot = reserve();
   const font = reserve();
   set(font, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const bold = reserve();
+  set(bold, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
   const pageNums: number[] = [];
   for (const lines of pages) {
     const content = reserve();
     const page = reserve();
     pageNums.push(page);
-    const ops = lines.map((l, i) => `${i === 0 ? '72 720 Td' : '0 -16 Td'} (${esc(l)}) Tj`).join('\n');
-    const stream = `BT /F1 12 Tf\n${ops}\nET`;
+    let stream: string;
+    if (lines.every((l) => typeof l === 'string')) {
+      const ops = lines.map((l, i) => `${i === 0 ? '72 720 Td' : '0 -16 Td'} (${esc(l as string)}) Tj`).join('\n');
+      stream = `BT /F1 12 Tf\n${ops}\nET`;
+    } else {
+      let y = 740;
+      const ops = lines.map((raw) => {
+        const l: StyledLine = typeof raw === 'string' ? { text: raw } : raw;
+        const size = l.size ?? 11;
+        y = l.y ?? y - 1.4 * size;
+        return `BT /${l.bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 ${l.x ?? 72} ${y.toFixed(2)} Tm (${esc(l.text)}) Tj ET`;
+      });
+      stream = ops.join('\n');
+    }
     set(content, `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
-    set(page, `<< /Type /Page /Parent ${pagesRoot} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`);
+    set(page, `<< /Type /Page /Parent ${pagesRoot} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R >> >> /Contents ${content} 0 R >>`);
   }
   set(pagesRoot, `<< /Type /Pages /Kids [${pageNums.map((n) => `${n} 0 R`).join(' ')}] /Count ${pageNums.length} >>`);
 

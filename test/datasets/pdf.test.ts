@@ -6,6 +6,7 @@ import { DataError } from '../../datasets/errors.ts';
 import { pageText, pdfDocTree, readPdf, readPdfs, type TextItem } from '../../datasets/pdf.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { walkNodes } from '../../datasets/tree-utils.ts';
+import { treeInvariantErrors } from '../../datasets/treeBuild/index.ts';
 import { nodeText } from '../../strategies/shared/tree.ts';
 import { rejected, SHARED, tmpFiles } from './helpers.ts';
 import { makePdf } from './pdf-writer.ts';
@@ -143,33 +144,52 @@ describe('pdf corpus format', () => {
       ],
       ['0005', 'Results', [4, 6], [['0006', 'Tables', [5, 6]]]],
     ]);
-    expect(all(tree).every((n) => n.text === undefined)).toBe(true);
-    // Readers get a node's pages.
+    expect(tree.treeSource).toBe('outline');
+    // Each node holds its own text: its pages up to its first child's heading (bookmark titles
+    // are not printed on these pages, so sections start at the top of their page).
+    expect(byId(tree, '0002').text).toBeUndefined(); // Introduction: Scope starts at the top of its page
+    expect(byId(tree, '0003').text).toBe(SIX_PAGES[1].join('\n'));
+    expect(byId(tree, '0005').text).toBe(SIX_PAGES[3].join('\n'));
     expect(nodeText(tree, byId(tree, '0004'))).toBe(SIX_PAGES[2].join('\n'));
     expect(nodeText(tree, byId(tree, '0006'))).toBe([...SIX_PAGES[4], ...SIX_PAGES[5]].join('\n'));
     expect(data.warnings).toEqual([`${path.join(dir, 'with-outline.pdf')}: 1 bookmark(s) point to no page of the document and were left out`]);
 
+    // Without an outline, a table of contents or headings (every line in one font and size),
+    // the tree falls back to one node per page. Its first line would title it, but "Heading of
+    // page N" opens every page (digits aside): a running header, so the page number it is.
     const flat = data.corpus.docs[0];
+    expect(flat.treeSource).toBe('pages');
     expect(flat.nodes.map((n) => [n.id, n.title, n.pages, n.text])).toEqual([
-      ['p1', 'Page 1', [1, 1], SIX_PAGES[0].join('\n')],
-      ['p2', 'Page 2', [2, 2], SIX_PAGES[1].join('\n')],
-      ['p3', 'Page 3', [3, 3], SIX_PAGES[2].join('\n')],
+      ['0001', 'Page 1', [1, 1], SIX_PAGES[0].join('\n')],
+      ['0002', 'Page 2', [2, 2], SIX_PAGES[1].join('\n')],
+      ['0003', 'Page 3', [3, 3], SIX_PAGES[2].join('\n')],
     ]);
   });
 
-  it('makes one node per page for a real PDF without an outline', async () => {
+  it('builds a tree from the headings of a real PDF without an outline', async () => {
     const data = await loadBenchmarkData({ dataset: { format: 'jsonl', path: questionsFile() }, corpus: { format: 'pdf', path: Q1_PDF } }, '/');
     const doc = data.corpus.docs[0];
     expect(doc.docId).toBe('q1-fy25-earnings');
-    expect(doc.nodes).toHaveLength(22);
-    expect(doc.nodes[12]).toMatchObject({ id: 'p13', title: 'Page 13', pages: [13, 13] });
-    expect(doc.nodes[12].text).toBe(doc.pages![12]);
+    expect(doc.treeSource).toBe('layout');
+    expect(treeInvariantErrors(doc.nodes, 22)).toEqual([]);
+    // The release's section headings, as printed (capitals), in order.
+    const titles = doc.nodes.map((n) => n.title);
+    const at = (t: string) => titles.indexOf(t);
+    expect(at('SUMMARIZED FINANCIAL RESULTS')).toBeGreaterThan(-1);
+    expect(at('DISCUSSION OF FIRST QUARTER SEGMENT RESULTS')).toBeGreaterThan(at('SUMMARIZED FINANCIAL RESULTS'));
+    expect(at('NON-GAAP FINANCIAL MEASURES')).toBeGreaterThan(at('DISCUSSION OF FIRST QUARTER SEGMENT RESULTS'));
+    const discussion = doc.nodes[at('DISCUSSION OF FIRST QUARTER SEGMENT RESULTS')];
+    expect(discussion.children.map((c) => c.title)).toEqual(expect.arrayContaining(['Entertainment', 'Sports', 'Experiences']));
+    // A node's own text starts at its heading.
+    expect(discussion.children.find((c) => c.title === 'Sports')!.text!.startsWith('Sports')).toBe(true);
     expect(data.warnings).toEqual([]);
   });
 
   it('takes a lone bookmark for a title, not a structure: one node per page', () => {
     const content = { pages: ['a', 'b', 'c'], pageCount: 3, outline: [{ title: 'Press release', page: 1, children: [] }] };
-    expect(pdfDocTree(content, { docId: 'd' }).nodes.map((n) => n.id)).toEqual(['p1', 'p2', 'p3']);
+    const flat = pdfDocTree(content, { docId: 'd' });
+    expect(flat.treeSource).toBe('pages');
+    expect(flat.nodes.map((n) => [n.id, n.title])).toEqual([['0001', 'Page 1'], ['0002', 'Page 2'], ['0003', 'Page 3']]);
     const two = { ...content, outline: [...content.outline, { title: 'Tables', page: 3, children: [] }] };
     expect(pdfDocTree(two, { docId: 'd' }).nodes.map((n) => [n.title, n.pages])).toEqual([
       ['Press release', [1, 2]],
@@ -179,7 +199,7 @@ describe('pdf corpus format', () => {
 
   it('warns about pages without text and rejects docIdFrom: field', async () => {
     const doc = pdfDocTree({ pages: ['one', '', 'three'], outline: null, pageCount: 3 }, { docId: 'd', warnings: [] });
-    expect(doc.nodes[1]).toEqual({ id: 'p2', title: 'Page 2', pages: [2, 2], children: [] });
+    expect(doc.nodes[1]).toEqual({ id: '0002', title: 'Page 2', pages: [2, 2], children: [] });
     const warnings: string[] = [];
     pdfDocTree({ pages: ['one', '', 'three'], outline: null, pageCount: 3 }, { docId: 'd', warnings });
     expect(warnings).toEqual(['d: 1 of 3 pages have no extractable text']);

@@ -1,0 +1,190 @@
+// Headings from the page layout (font sizes, bold and italic fonts, numbering, capitals).
+//
+// Algorithm:
+// 1. The body style is the font size carrying most characters of prose lines (six words or
+//    more, few figures; rounded to 0.5 pt) and whether most of those characters are bold.
+// 2. A line is a heading candidate when it is short (at most 16 words, 150 characters), starts
+//    with a capital, a digit or a quote, has letters, is not mostly figures or amounts, does not
+//    end like a clause (",", ";", ":" unless in capitals) or a sentence, is not a running header or footer (a text,
+//    digits folded, on the first or last three lines of a fifth of the pages), not a page number,
+//    not on a printed table-of-contents page — and stands out: a larger font than the body
+//    (x1.12), or bold where the body is not, or all capitals, or a numbering ("PART II",
+//    "Item 7A.", "Note 12", "1.2.3", "IV.", "B.", "Chapter 4") in bold, italic, capitals or a
+//    larger font.
+// 3. Guards for lines that stand out without being headings: a candidate must start a block
+//    (not continue the line above it in the same style, at normal line spacing, starting near
+//    the same left edge: wrapped bullet points); at body size it must not head a table (the
+//    next line mostly figures) unless it opens its page, must have no cell (up to 4 words, or
+//    mostly figures) beside it on its row, and, unless in capitals or centred, must start in
+//    the left 40% of the page (table cells and column headers); no line holding two or more
+//    figures is a heading. A style (size, bold) at body size where fewer than 10% of the lines
+//    are candidates is a table or emphasis style, unless the line is numbered or in capitals.
+// 4. A heading continued on the next line in the same style (close below it, not numbered or
+//    parenthesised itself) is one heading.
+// 5. Cover and title lines: headings on the first two pages that outrank every heading after
+//    them are the document's title block, not sections.
+// 6. A heading drawn visually above every other line of its page but later in the content
+//    stream (tables whose title is drawn last) starts at the top of the page.
+// 7. Levels: a bare integer counts as a section number only next to its neighbours ("1 Scope",
+//    "2 Terms"; not "13 Weeks Ended"). Each heading gets a rank (font size first, then numbering kind: part > chapter >
+//    item > 1 > 1.2 > ... > note > unnumbered, then bold, then capitals); a stack nests each
+//    heading under the nearest earlier heading of a strictly better rank.
+import type { PdfContent } from './types.ts';
+import type { Heading } from './assemble.ts';
+import { digitShare, isPageNumberLine, numbering, numberingRank, pageLines, runningLines, type Line, type Numbering } from './text.ts';
+
+export interface LayoutOptions {
+  /** Pages to ignore (e.g. the printed table of contents). */
+  skipPages?: Set<number>;
+}
+
+const MAX_WORDS = 16;
+const MAX_CHARS = 150;
+const BIGGER = 1.12;
+// Below this share of candidates among its lines, a body-size style marks table rows or emphasis.
+const MIN_STYLE_SHARE = 0.1;
+
+const bucket = (size: number) => Math.round(size * 2) / 2;
+const isCaps = (t: string) => {
+  const letters = t.replace(/[^\p{L}]/gu, '');
+  return letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+};
+const isItalic = (l: Line) => /ital|oblique/i.test(l.font);
+
+interface Head {
+  first: Line;
+  last: Line;
+  title: string;
+  num: Numbering | null;
+  line: number;
+}
+
+export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): Heading[] {
+  const lines = pageLines(content);
+  const isRunning = runningLines(lines);
+  // 1. body style, from prose lines (tables of figures would otherwise outweigh the text)
+  const prose = (l: Line) => l.text.split(/\s+/).length >= 6 && digitShare(l.text) < 0.2;
+  const bySize = new Map<number, number>();
+  for (const page of lines) for (const l of page) if (prose(l)) bySize.set(bucket(l.size), (bySize.get(bucket(l.size)) ?? 0) + l.text.length);
+  if (!bySize.size) for (const page of lines) for (const l of page) bySize.set(bucket(l.size), (bySize.get(bucket(l.size)) ?? 0) + l.text.length);
+  const body = [...bySize].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+  let boldChars = 0;
+  let allChars = 0;
+  for (const page of lines) for (const l of page) if (bucket(l.size) === body && prose(l)) {
+    allChars += l.text.length;
+    if (l.bold) boldChars += l.text.length;
+  }
+  const bodyBold = boldChars > allChars / 2;
+  const hasLayout = body > 0;
+  const bigger = (l: Line) => hasLayout && l.size >= body * BIGGER;
+
+  // 2. candidates
+  const shapeOk = (l: Line) => {
+    const t = l.text.trim();
+    if (t.length < 2 || t.length > MAX_CHARS || t.split(/\s+/).length > MAX_WORDS) return false;
+    if (!/\p{L}{2}/u.test(t) || !/^[\p{Lu}\p{N}“"']/u.test(t)) return false;
+    const num = numbering(t);
+    const rest = num ? num.rest : t;
+    if (digitShare(rest) > 0.25 || /[$€£]/.test(rest)) return false;
+    if (rest.split(/\s+/).filter((w) => /\d/.test(w) && /^[\d$(),.%–-]+$/.test(w) && !/^(19|20)\d\d$/.test(w)).length >= 2) return false; // a row of figures
+    if (/[,;]$/.test(t) || (/:$/.test(t) && !isCaps(t))) return false; // "DISCLOSURE NOTICE:" is a heading, "Revenues:" a label
+    if (/\.$/.test(t) && !(num && num.rest === '') && rest.split(/\s+/).length > 3) return false;
+    return !isPageNumberLine(t);
+  };
+  const standsOut = (l: Line) => {
+    const num = numbering(l.text);
+    if (!hasLayout) return num !== null;
+    const bold = l.bold && !bodyBold;
+    const caps = isCaps(l.text) && l.size >= body * 0.9;
+    return bigger(l) || bold || caps || (num !== null && (bold || caps || isItalic(l) || l.size > body));
+  };
+  const candidate = (l: Line) => !isRunning(l) && shapeOk(l) && standsOut(l);
+  const sameStyle = (a: Line, b: Line) => bucket(a.size) === bucket(b.size) && a.bold === b.bold && a.font === b.font;
+  const styleKey = (l: Line) => `${bucket(l.size)}|${l.bold ? 'b' : ''}`;
+  const styleAll = new Map<string, number>();
+  const styleCand = new Map<string, number>();
+  const cands: Line[] = [];
+  for (const page of lines) {
+    if (!page.length || opts.skipPages?.has(page[0].page)) continue;
+    page.forEach((l, i) => {
+      styleAll.set(styleKey(l), (styleAll.get(styleKey(l)) ?? 0) + 1);
+      if (!candidate(l)) return;
+      // 3. guards at body size
+      const prev = page[i - 1];
+      const wraps = (p: Line) => sameStyle(p, l) && p.y - l.y > 0 && p.y - l.y <= 1.6 * l.size && Math.abs(p.x - l.x) <= 3 * l.size;
+      if (hasLayout && prev && !isRunning(prev) && wraps(prev) && !candidate(prev)) return;
+      if (hasLayout && !bigger(l) && !numbering(l.text)) {
+        // a table's title opens its page; a row label inside a table does not
+        const opensPage = page.slice(0, i).every(isRunning);
+        const next = page[i + 1];
+        if (!opensPage && next && digitShare(next.text) > 0.3) return;
+        // table cells and column headers: not alone on their row, or far from the left margin
+        // (a longer line beside it is the other column of a two-column page, not a table cell)
+        const cell = (o: Line) => o.text.split(/\s+/).length <= 4 || digitShare(o.text) > 0.4;
+        if (page.some((o) => o !== l && Math.abs(o.y - l.y) < 0.5 * l.size && cell(o))) return;
+        const width = content.layout?.[l.page - 1]?.width ?? 0;
+        // (a centred heading is no column header: its estimated middle is the page's)
+        const centred = Math.abs(l.x + l.text.length * l.size * 0.25 - width / 2) < 0.05 * width;
+        if (width && l.x > 0.4 * width && !isCaps(l.text) && !centred) return;
+      }
+      styleCand.set(styleKey(l), (styleCand.get(styleKey(l)) ?? 0) + 1);
+      cands.push(l);
+    });
+  }
+  if (process.env.LAYOUT_DEBUG) console.log("body", body, bodyBold, [...styleAll].map(([k, n]) => `${k}:${styleCand.get(k) ?? 0}/${n}`).join(" "));
+  const kept = cands.filter((l) => {
+    if (!hasLayout || l.size >= body * 1.3 || numbering(l.text) || isCaps(l.text)) return true;
+    const k = styleKey(l);
+    return (styleCand.get(k) ?? 0) >= MIN_STYLE_SHARE * (styleAll.get(k) ?? 1);
+  });
+  // 4. continuation lines
+  let heads: Head[] = [];
+  for (const l of kept) {
+    const prev = heads[heads.length - 1];
+    if (
+      prev && prev.last.page === l.page && l.k === prev.last.k + 1 && sameStyle(prev.last, l) && !numbering(l.text) && !/^\(/.test(l.text) &&
+      prev.last.y - l.y > 0 && prev.last.y - l.y <= 1.6 * Math.max(l.size, 1) && prev.title.length + l.text.length <= MAX_CHARS
+    ) {
+      prev.title = `${prev.title} ${l.text.trim()}`;
+      prev.last = l;
+      continue;
+    }
+    heads.push({ first: l, last: l, title: l.text.trim(), num: numbering(l.text), line: l.line });
+  }
+  // A bare integer is a section number only within a run ("1 Scope", "2 Terms"): "13 Weeks
+  // Ended" or "52 Weeks Ended" above table columns are not sections 13 and 52.
+  const integers = new Set(heads.filter((h) => h.num?.kind === 'section' && /^\d+\.?\s/.test(h.title)).map((h) => parseInt(h.title, 10)));
+  for (const h of heads) {
+    if (h.num?.kind !== 'section' || !/^\d+\.?\s/.test(h.title)) continue;
+    const n = parseInt(h.title, 10);
+    if (n !== 1 && !integers.has(n - 1) && !integers.has(n + 1)) h.num = null;
+  }
+  const rank = (h: Head) => [-bucket(h.first.size), numberingRank(h.num), h.first.bold ? 0 : 1, isCaps(h.title) ? 0 : 1];
+  const cmp = (a: number[], b: number[]) => {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+    return 0;
+  };
+  // 5. title block
+  const later = heads.filter((h) => h.first.page > 2);
+  if (later.length && content.pageCount >= 4) {
+    const bestLater = later.map(rank).reduce((a, b) => (cmp(a, b) <= 0 ? a : b));
+    heads = heads.filter((h) => h.first.page > 2 || cmp(rank(h), bestLater) >= 0);
+  }
+  // 6. titles drawn last
+  for (const h of heads) {
+    const page = lines[h.first.page - 1].filter((l) => !isRunning(l));
+    const above = page.every((l) => l === h.first || l.y < h.first.y - 1 || (l.page === h.last.page && l.k > h.first.k && l.k <= h.last.k));
+    const first = page[0];
+    if (above && first && first.line < h.line) h.line = first.line;
+  }
+  // 7. levels
+  const out: Heading[] = [];
+  const stack: number[][] = [];
+  for (const h of heads) {
+    const r = rank(h);
+    while (stack.length && cmp(stack[stack.length - 1], r) >= 0) stack.pop();
+    stack.push(r);
+    out.push({ title: h.title, page: h.first.page, line: h.line, level: stack.length });
+  }
+  return out;
+}

@@ -1,0 +1,161 @@
+// Text helpers shared by the builders: title normalisation, numbering kinds, the page lines a
+// builder reads (layout lines when extraction gave them, plain text lines otherwise), and
+// running headers/footers.
+//
+// Positions: a heading sits at { page, line } where `line` indexes the page text split on "\n"
+// (empty lines included), so a node's own text is a slice of the page texts between two positions.
+import type { PdfContent } from './types.ts';
+
+/** One non-empty line of a page with its position in the page text and its style. */
+export interface Line {
+  text: string;
+  page: number;
+  /** Index into `pages[page - 1].split('\n')`. */
+  line: number;
+  /** Index among the page's non-empty lines. */
+  k: number;
+  x: number;
+  y: number;
+  size: number;
+  bold: boolean;
+  /** Font name ("" when unknown). */
+  font: string;
+}
+
+// One Line[][] per content object: every builder reads the same lines (and caches by Line).
+const linesCache = new WeakMap<PdfContent, Line[][]>();
+
+/**
+ * The non-empty lines of every page (index 0 = page 1). Without layout, sizes are 0 and y counts
+ * down. Computed once per content object; treat the result as read-only.
+ */
+export function pageLines(content: PdfContent): Line[][] {
+  let hit = linesCache.get(content);
+  if (!hit) {
+    hit = computeLines(content);
+    linesCache.set(content, hit);
+  }
+  return hit;
+}
+
+function computeLines(content: PdfContent): Line[][] {
+  return content.pages.map((text, i) => {
+    const layout = content.layout?.[i];
+    const out: Line[] = [];
+    let k = 0;
+    text.split('\n').forEach((t, line) => {
+      if (t.trim() === '') return;
+      const l = layout?.lines[k];
+      const same = l && l.text === t;
+      out.push({ text: t, page: i + 1, line, k, x: same ? l.x : 0, y: same ? l.y : -k, size: same ? l.size : 0, bold: same ? l.bold : false, font: same ? l.font : '' });
+      k++;
+    });
+    return out;
+  });
+}
+
+/** Lower case, typographic quotes and dashes folded, punctuation to spaces, blanks collapsed. */
+export function normText(s: string): string {
+  return s
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[’‘`´]/g, "'")
+    .replace(/'s\b/g, 's')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** A numbering prefix and what it says about depth. */
+export interface Numbering {
+  /** part > chapter > item > section (1.2.3, I., A.) > note; `depth` orders sections. */
+  kind: 'part' | 'chapter' | 'item' | 'section' | 'note';
+  depth: number;
+  /** The title without the prefix (may be empty: "Item 7." alone). */
+  rest: string;
+}
+
+const capsRest = (m: RegExpMatchArray) => {
+  const rest = (m.input ?? '').slice(m[0].length).replace(/[^\p{L}]/gu, '');
+  return rest.length > 1 && rest === rest.toUpperCase();
+};
+const ROMAN = '(?:[IVXLC]{1,6})';
+const NUMBERING: [RegExp, (m: RegExpMatchArray) => Omit<Numbering, 'rest'>][] = [
+  [new RegExp(`^part\\s+(${ROMAN}|[A-Z]|\\d{1,2})\\b[.:—–-]?\\s*`, 'i'), () => ({ kind: 'part', depth: 0 })],
+  [/^(chapter|book|volume)\s+(\d{1,3}|[IVXLC]{1,6})\b[.:—–-]?\s*/i, () => ({ kind: 'chapter', depth: 0 })],
+  [/^item\s+\d{1,2}[a-z]?\b[.:—–-]?\s*/i, () => ({ kind: 'item', depth: 0 })],
+  [/^(note|schedule|appendix|annex|exhibit)\s+([a-z]|\d{1,3}(\.\d+)?)\b[.:—–-]?\s*/i, () => ({ kind: 'note', depth: 0 })],
+  [/^(section|article)\s+\d{1,3}(\.\d{1,3})*\b[.:—–-]?\s*/i, () => ({ kind: 'section', depth: 1 })],
+  [/^(\d{1,3}(?:\.\d{1,3}){0,4})\.?\s+(?=\p{L})/u, (m) => ({ kind: 'section', depth: m[1].split('.').length })],
+  [/^(\d{1,3}(?:\.\d{1,3}){1,4})\s+(?=\S)/u, (m) => ({ kind: 'section', depth: m[1].split('.').length })], // "2.7 100 workout modes"
+  // "IV. RESULTS" (roman, depth 1) versus "C. Methods" (a letter, depth 2): a lone letter that
+  // could be either is roman only before a title in capitals.
+  [new RegExp(`^(${ROMAN})\\.\\s+(?=\\p{L})`, 'u'), (m) => ({ kind: 'section', depth: m[1].length === 1 && !capsRest(m) ? 2 : 1 })],
+  [/^([A-Z])\.\s+(?=\p{Lu})/u, () => ({ kind: 'section', depth: 2 })],
+];
+
+/** The numbering prefix of a heading ("PART II", "Item 7A.", "Note 12 –", "1.2.3", "IV.", "B."), or null. */
+export function numbering(title: string): Numbering | null {
+  const t = title.trim();
+  for (const [re, f] of NUMBERING) {
+    const m = t.match(re);
+    if (m) return { ...f(m), rest: t.slice(m[0].length).trim() };
+  }
+  return null;
+}
+
+/** Rank of a numbering kind: lower is more important. Unnumbered headings rank last. */
+export function numberingRank(n: Numbering | null): number {
+  if (!n) return 20;
+  switch (n.kind) {
+    case 'part':
+      return 0;
+    case 'chapter':
+      return 1;
+    case 'item':
+      return 2;
+    case 'section':
+      return 2 + Math.min(n.depth, 6);
+    case 'note':
+      return 10;
+  }
+}
+
+/** A line that is only a page number ("12", "iv", "Page 3", "3 of 20", "- 4 -"). */
+export function isPageNumberLine(text: string): boolean {
+  return /^[-–—\s]*(page\s*)?(\d{1,4}|[ivxlc]{1,6})(\s*(of|\/)\s*\d{1,4})?[-–—\s]*$/i.test(text.trim());
+}
+
+/** Digits folded to "#": a running header's page number differs from page to page. */
+const runningKey = (text: string) => normText(text).replace(/\d+/g, '#').replace(/\b[ivxlc]{1,6}\b$/, '#');
+
+/**
+ * Running headers and footers: texts (digits folded) that appear among the first or last three
+ * lines of at least a fifth of the pages (and at least three). Returns the set of their keys;
+ * `isRunning(line)` asks about one line.
+ */
+export function runningLines(lines: Line[][]): (l: Line) => boolean {
+  const pagesWith = new Map<string, number>();
+  for (const page of lines) {
+    const edge = new Set<string>();
+    for (const l of [...page.slice(0, 3), ...page.slice(-3)]) edge.add(runningKey(l.text));
+    for (const key of edge) pagesWith.set(key, (pagesWith.get(key) ?? 0) + 1);
+  }
+  const min = Math.max(3, Math.ceil(lines.length / 5));
+  const running = new Set([...pagesWith].filter(([, n]) => n >= min).map(([k]) => k));
+  return (l: Line) => {
+    const page = lines[l.page - 1];
+    const atEdge = l.k < 3 || l.k >= page.length - 3;
+    return atEdge && running.has(runningKey(l.text));
+  };
+}
+
+/**
+ * Share of the characters that are digits or amount punctuation (table rows, figures). Footnote
+ * markers ("(4)") do not count, and a year counts as one letter ("2023 Financial Guidance").
+ */
+export function digitShare(text: string): number {
+  const chars = text.replace(/\(\d{1,2}\)/g, '').replace(/\b(19|20)\d\d\b/g, 'Y').replace(/\s/g, '');
+  if (!chars) return 0;
+  // separators count only next to a digit ("1,234.5", "(62)"), not in prose ("Roberts, E.")
+  return (chars.match(/[\d$€£%]|(?<=\d)[,.)]|[(.-](?=\d)/g)?.length ?? 0) / chars.length;
+}

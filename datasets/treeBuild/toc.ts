@@ -1,0 +1,231 @@
+// Tree from a printed table of contents.
+//
+// Algorithm:
+// 1. Entries. On each of the first pages, a line ending in a page number (after blanks or a dot
+//    leader: "1.2 Charging ........ 7", "Item 7. Management's Discussion 23") is an entry; so is
+//    a title line followed, on the same row (a table laid out in cells), by a line holding only a
+//    number. Lines in the TOC without a number that carry a part or chapter numbering ("Part II")
+//    are group entries: they take the page of the entry that follows.
+// 2. TOC pages. A page is a TOC page when at least 4 entries make up at least 30% of its lines
+//    (3 entries when the page says "contents"), their titles are words rather than figures, their
+//    numbers are not all equal and mostly do not decrease (a table of figures fails here), and no
+//    number is beyond the document by far. The TOC is the first run of consecutive TOC pages
+//    among the first MAX_TOC_START pages.
+// 3. Levels. Part/chapter entries are level 1; the others are nested under them. Among the rest,
+//    numbered entries ("1", "1.2", "1.2.3") take their numbering depth; otherwise indentation
+//    (distinct left edges, in steps of 4 pt or more) gives the level.
+// 4. Physical pages. The printed number is not the physical page: cover pages, roman front
+//    matter and inserted exhibits shift it, and not by a constant. Each entry's title is looked
+//    up on every page after the TOC (findTitle); an entry found on exactly one page gives an
+//    offset (physical − printed). Each entry then takes the page where its title is printed
+//    closest to its printed number plus the median offset of its nearest confidently located
+//    neighbours, within MAX_DRIFT pages. Located pages must not go backwards in TOC order. An
+//    entry found nowhere near is unlocated: reported, not guessed, and left out of the tree.
+// 5. The TOC pages become a node of their own, titled by their heading ("Contents").
+import type { PdfContent } from './types.ts';
+import type { Heading } from './assemble.ts';
+import { findTitle, type Match } from './locate.ts';
+import { digitShare, numbering, pageLines, runningLines, type Line } from './text.ts';
+
+export interface TocEntry {
+  title: string;
+  /** The printed page number; null for a group entry ("Part II") or a roman one. */
+  printed: number | null;
+  level: number;
+  /** Where the entry sits in the TOC. */
+  tocPage: number;
+  x: number;
+}
+
+export interface TocResult {
+  tocPages: number[];
+  entries: TocEntry[];
+  headings: Heading[];
+  unlocated: string[];
+}
+
+const MAX_TOC_START = 20;
+const MAX_DRIFT = 4;
+const ENTRY = /^(.*?\p{L}.*?)(?:\s*(?:\.\s*){2,}|\s*[·…_]{2,}\s*|\s+)(\d{1,4}|[ivxlc]{1,6})$/u;
+
+interface RawEntry {
+  title: string;
+  num: string | null;
+  line: Line;
+}
+
+function romanValue(s: string): number | null {
+  if (!/^[ivxlc]+$/i.test(s)) return null;
+  const v: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
+  let total = 0;
+  const t = s.toLowerCase();
+  for (let i = 0; i < t.length; i++) {
+    const a = v[t[i]];
+    const b = v[t[i + 1]] ?? 0;
+    total += a < b ? -a : a;
+  }
+  return total;
+}
+
+/** Entries of one page (numbered ones and group candidates). */
+function pageEntries(page: Line[]): RawEntry[] {
+  const out: RawEntry[] = [];
+  const used = new Set<number>();
+  page.forEach((l, i) => {
+    const t = l.text.trim();
+    // a number alone on its line: the page number of the same row's title (table layout)
+    if (/^\d{1,4}$/.test(t)) {
+      for (let j = i - 1; j >= Math.max(0, i - 4); j--) {
+        const row = page[j];
+        if (used.has(j)) break;
+        if (Math.abs(row.y - l.y) <= Math.max(2, 0.5 * l.size) && row.size > 0 && /\p{L}{2}/u.test(row.text)) {
+          const title = page.slice(j, i).map((x) => x.text.trim()).join(' ');
+          for (let k = j; k < i; k++) used.add(k);
+          used.add(i);
+          out.push({ title, num: t, line: row });
+          break;
+        }
+      }
+      return;
+    }
+    if (used.has(i)) return;
+    const m = t.match(ENTRY);
+    if (m && !/[$€£%]/.test(m[1]) && digitShare(numbering(m[1])?.rest ?? m[1]) < 0.3) {
+      out.push({ title: m[1].replace(/[\s.·…_]+$/, '').trim(), num: m[2], line: l });
+      used.add(i);
+      return;
+    }
+    const num = numbering(t);
+    // the column header "Page" often shares the first group's row
+    if (num && (num.kind === 'part' || num.kind === 'chapter') && t.split(/\s+/).length <= 12) out.push({ title: t.replace(/\s+page$/i, ''), num: null, line: l });
+  });
+  return out;
+}
+
+/** A printed page number beyond this is a year or an amount, not a page. */
+const maxPrinted = (pageCount: number) => pageCount + 20;
+
+function isTocPage(page: Line[], entries: RawEntry[], pageCount: number): boolean {
+  const numbered = entries.filter((e) => e.num !== null);
+  const says = page.some((l) => /\b(contents|index)\b/i.test(l.text) && l.text.length < 60);
+  if (numbered.length < (says ? 3 : 4) || numbered.length < 0.3 * page.length) return false;
+  const values = numbered.map((e) => (/^\d+$/.test(e.num!) ? Number(e.num) : -1)).filter((v) => v >= 0);
+  if (values.length < Math.min(3, numbered.length)) return values.length === 0 && says; // roman-only front matter TOC
+  if (new Set(values).size < 2 && values.length > 2) return false;
+  let ups = 0;
+  for (let i = 1; i < values.length; i++) if (values[i] >= values[i - 1]) ups++;
+  return ups >= 0.8 * (values.length - 1);
+}
+
+/** Detects and parses the printed TOC; null when there is none. */
+export function findToc(content: PdfContent): { tocPages: number[]; entries: TocEntry[] } | null {
+  const all = pageLines(content);
+  const isRunning = runningLines(all);
+  const lines = all.map((page) => page.filter((l) => !isRunning(l)));
+  const pageCount = content.pageCount;
+  const tocPages: number[] = [];
+  const raw: RawEntry[] = [];
+  for (let p = 1; p <= Math.min(pageCount, MAX_TOC_START + 1); p++) {
+    const entries = pageEntries(lines[p - 1]).filter((e) => e.num === null || !/^\d+$/.test(e.num) || Number(e.num) <= maxPrinted(pageCount));
+    const is = isTocPage(lines[p - 1], entries, pageCount) || (tocPages.length > 0 && tocPages[tocPages.length - 1] === p - 1 && entries.filter((e) => e.num).length >= 2 && entries.filter((e) => e.num).length >= 0.3 * lines[p - 1].length);
+    if (is) {
+      tocPages.push(p);
+      raw.push(...entries);
+    } else if (tocPages.length) break;
+  }
+  if (!tocPages.length) return null;
+  // group entries only count between numbered ones
+  const firstNum = raw.findIndex((e) => e.num !== null);
+  const kept = raw.filter((e, i) => e.num !== null || i >= firstNum - 1);
+  return { tocPages, entries: levels(kept) };
+}
+
+function levels(raw: RawEntry[]): TocEntry[] {
+  const nums = raw.map((e) => numbering(e.title));
+  const groups = nums.map((n) => n !== null && (n.kind === 'part' || n.kind === 'chapter'));
+  const hasGroups = groups.some(Boolean) && groups.some((g) => !g);
+  const sectioned = nums.filter((n) => n?.kind === 'section').length >= 0.6 * raw.filter((_, i) => !groups[i]).length;
+  const xs = [...new Set(raw.filter((_, i) => !groups[i]).map((e) => Math.round(e.line.x)))].sort((a, b) => a - b);
+  const xLevels: number[] = [];
+  for (const x of xs) if (!xLevels.length || x - xLevels[xLevels.length - 1] >= 4) xLevels.push(x);
+  const xLevel = (x: number) => {
+    let lv = 0;
+    for (let i = 0; i < xLevels.length; i++) if (Math.round(x) >= xLevels[i]) lv = i;
+    return lv + 1;
+  };
+  return raw.map((e, i) => {
+    let level: number;
+    if (groups[i]) level = 1;
+    else {
+      const n = nums[i];
+      level = sectioned && n?.kind === 'section' ? n.depth : sectioned ? 1 : Math.min(xLevel(e.line.x), 4);
+      if (hasGroups) level += 1;
+    }
+    const printed = e.num !== null && /^\d+$/.test(e.num) ? Number(e.num) : null;
+    return { title: e.title, printed, level, tocPage: e.line.page, x: e.line.x };
+  });
+}
+
+/** Maps TOC entries to physical pages and heading lines. */
+export function locateToc(content: PdfContent, toc: { tocPages: number[]; entries: TocEntry[] }): TocResult {
+  const lines = pageLines(content);
+  const after = Math.max(...toc.tocPages) + 1;
+  const found: { page: number; match: Match }[][] = toc.entries.map((e) => {
+    const hits: { page: number; match: Match }[] = [];
+    for (let p = after; p <= content.pageCount; p++) {
+      const m = findTitle(e.title, lines[p - 1]);
+      if (m) hits.push({ page: p, match: m });
+    }
+    // exact matches win over looser ones
+    const best = Math.min(...hits.map((h) => h.match.quality));
+    return hits.filter((h) => h.match.quality === best);
+  });
+  const confident: { i: number; offset: number }[] = [];
+  toc.entries.forEach((e, i) => {
+    if (e.printed !== null && found[i].length === 1) confident.push({ i, offset: found[i][0].page - e.printed });
+  });
+  const median = (v: number[]) => {
+    const s = [...v].sort((a, b) => a - b);
+    return s.length ? s[Math.floor((s.length - 1) / 2)] : 0;
+  };
+  const globalOffset = median(confident.map((c) => c.offset));
+  const located: ({ page: number; line: number } | null)[] = toc.entries.map((e, i) => {
+    if (!found[i].length) return null;
+    if (e.printed === null) return null; // groups: placed after the others
+    const near = [...confident].sort((a, b) => Math.abs(a.i - i) - Math.abs(b.i - i)).slice(0, 3);
+    const offset = near.length ? median(near.map((c) => c.offset)) : globalOffset;
+    const expected = e.printed + offset;
+    const best = [...found[i]].sort((a, b) => Math.abs(a.page - expected) - Math.abs(b.page - expected))[0];
+    if (Math.abs(best.page - expected) > MAX_DRIFT) return null;
+    return { page: best.page, line: best.match.line.line };
+  });
+  // group entries ("Part II"): their own title near the next located entry, else that entry's page
+  toc.entries.forEach((e, i) => {
+    if (e.printed !== null) return;
+    const next = located.slice(i + 1).find((x) => x !== null);
+    if (!next) return;
+    const hit = found[i].filter((h) => h.page <= next.page && h.page >= next.page - 2).sort((a, b) => b.page - a.page)[0];
+    located[i] = hit ? { page: hit.page, line: hit.match.line.line } : { page: next.page, line: next.line };
+  });
+  // never backwards
+  let last = { page: 0, line: -1 };
+  located.forEach((loc, i) => {
+    if (!loc) return;
+    if (loc.page < last.page || (loc.page === last.page && loc.line < last.line)) located[i] = null;
+    else last = loc;
+  });
+  const headings: Heading[] = [];
+  const unlocated: string[] = [];
+  // The table of contents is a section of its own, titled as printed ("Contents").
+  const first = toc.tocPages[0];
+  const named = lines[first - 1].find((l) => /\b(contents|index)\b/i.test(l.text) && l.text.length <= 40);
+  const top = Math.min(...toc.entries.map((e) => e.level));
+  headings.push({ title: named?.text.trim() ?? 'Table of contents', page: first, line: named?.line ?? 0, level: top });
+  toc.entries.forEach((e, i) => {
+    const loc = located[i];
+    if (loc) headings.push({ title: e.title, page: loc.page, line: loc.line, level: e.level });
+    else unlocated.push(e.title);
+  });
+  return { tocPages: toc.tocPages, entries: toc.entries, headings, unlocated };
+}
+

@@ -13,6 +13,9 @@ import { loadMarkdownFile } from '../../datasets/markdown.ts';
 import { listFiles, isDirectory, exists, stem } from '../../datasets/files.ts';
 import { addExtractiveSummaries } from '../../datasets/summaries.ts';
 import { readTreeFile, toNativeJson, toPageIndexJson } from '../../datasets/treeFile.ts';
+import { readPdf } from '../../datasets/pdf.ts';
+import { buildPdfTree, compareTrees, type TreeComparison } from '../../datasets/treeBuild/index.ts';
+import type { TreeNode } from '../types.ts';
 import type { Runner } from '../commands.ts';
 
 const SOURCES = ['auto', 'outline', 'toc', 'layout', 'pages'] as const;
@@ -109,6 +112,53 @@ async function cmdInspect(a: { target: string; format: 'text' | 'json'; source: 
   return 0;
 }
 
+/** The reference tree: a PDF's bookmarks, or a tree file (PageIndex `*_structure.json` or native). */
+async function referenceTree(ref: string): Promise<{ nodes: TreeNode[]; what: string }> {
+  if (!exists(ref)) throw new UsageError(`--reference ${ref}: no such file`);
+  if (/\.pdf$/i.test(ref)) {
+    const content = await readPdf(ref);
+    if (!content.outline?.length) throw new UsageError(`--reference ${ref}: the PDF has no outline (bookmarks) to compare with; give a tree file instead`);
+    const { doc, report } = buildPdfTree(content, { docId: stem(ref), tree: 'outline' });
+    if (report.source !== 'outline') throw new UsageError(`--reference ${ref}: its outline is not usable as a reference (${report.reason})`);
+    return { nodes: doc.nodes, what: `${ref} (bookmarks)` };
+  }
+  const { docs, format } = readTreeFile(ref);
+  if (docs.length !== 1) throw new UsageError(`--reference ${ref}: holds ${docs.length} documents; give one tree`);
+  return { nodes: docs[0].nodes, what: `${ref} (${format})` };
+}
+
+const fixed = (x: number) => x.toFixed(2);
+
+/** Per level: reference nodes, title recall, start page exact and within one page; then precision and the headline. */
+export function formatComparison(c: TreeComparison, label: { built: string; reference: string }): string {
+  const head = ['level', 'reference', 'matched', 'title recall', 'start exact', 'start ±1'];
+  const rows = c.levels.map((l) => [String(l.level), String(l.reference), String(l.matched), fixed(l.titleRecall), fixed(l.exactRecall), fixed(l.within1Recall)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
+  return [
+    `built ${termSafe(label.built)} (${c.builtNodes} nodes) against ${termSafe(label.reference)} (${c.referenceNodes} nodes)`,
+    line(head),
+    ...rows.map(line),
+    `precision ${fixed(c.precision)} (built nodes whose title matches a reference node)`,
+    `top two levels, title matched and start page exact: recall ${fixed(c.top2ExactRecall)} (within one page: ${fixed(c.top2Within1Recall)})`,
+    'recall per level counts reference nodes; "start exact" and "start ±1" count those whose title matched and whose start page agrees',
+  ].join('\n');
+}
+
+async function cmdCompare(a: { built: string; reference: string; format: 'text' | 'json'; cache: boolean; quiet?: boolean }): Promise<number> {
+  const warnings: string[] = [];
+  // The built side: a tree file as written by `tree build`, or a PDF built now with its bookmarks ignored.
+  const built = /\.json$/i.test(a.built)
+    ? (await treesOf(a.built, { source: 'auto', cache: a.cache, quiet: a.quiet }, warnings))
+    : await treesOf(a.built, { source: 'auto', ignoreOutline: true, cache: a.cache, quiet: a.quiet }, warnings);
+  if (built.length !== 1) throw new UsageError(`${a.built}: holds ${built.length} documents; compare one tree at a time`);
+  const ref = await referenceTree(a.reference);
+  const c = compareTrees(built[0].nodes, ref.nodes);
+  process.stdout.write(a.format === 'json' ? JSON.stringify({ built: a.built, reference: a.reference, ...c }, null, 2) + '\n' : formatComparison(c, { built: a.built, reference: ref.what }) + '\n');
+  for (const w of warnings) process.stderr.write(`warning: ${termSafe(w)}\n`);
+  return 0;
+}
+
 const buildOptions = (y: Argv) =>
   y
     .option('source', { choices: SOURCES, default: 'auto' as TreeChoice, describe: 'PDFs: outline (bookmarks), toc (printed table of contents), layout (headings by font), pages (page groups), or auto (the first that works)' })
@@ -144,6 +194,20 @@ export function treeCommand(run: Runner): CommandModule {
               .positional('target', { type: 'string', demandOption: true, describe: 'A tree .json (PageIndex or native), a .pdf / folder (built first), or a config .yaml (its corpus)' })
               .option('format', { choices: ['text', 'json'] as const, default: 'text' as const }),
           (a) => run(() => cmdInspect(a as unknown as Parameters<typeof cmdInspect>[0]))(),
+        )
+        .command(
+          'compare <built>',
+          'Compare a built tree with a reference (a PDF\'s bookmarks or a PageIndex structure): per level title recall, start-page agreement (exact, within 1), precision',
+          (yy) =>
+            yy
+              .positional('built', { type: 'string', demandOption: true, describe: 'A tree .json (as `tree build` writes it), or a .pdf to build now with its bookmarks ignored' })
+              .option('reference', { type: 'string', demandOption: true, describe: 'A .pdf with bookmarks, or a tree .json (PageIndex *_structure.json or native)' })
+              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const })
+              .option('cache', { type: 'boolean', default: true, describe: `Reuse extracted text and built trees from ${DEFAULT_INGEST_DIR}` })
+              .option('quiet', { type: 'boolean', describe: 'No progress on stderr' })
+              .example('$0 tree compare report.pdf --reference report.pdf', 'the builder without bookmarks against the bookmarks')
+              .example('$0 tree compare built.json --reference q1_structure.json --format json', ''),
+          (a) => run(() => cmdCompare(a as unknown as Parameters<typeof cmdCompare>[0]))(),
         )
         .demandCommand(1, 'name a tree subcommand: build, inspect or compare'),
     handler: () => {},

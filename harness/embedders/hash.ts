@@ -62,6 +62,11 @@ export class HashEmbedder implements Embedder {
     this.bigramWeight = bw;
   }
 
+  /** Vectors also depend on the fit (IDF); the index adds a fingerprint of the fitted corpus. */
+  get cacheKey(): string {
+    return `hash/v1 dim=${this.dim} bigramWeight=${this.bigramWeight}`;
+  }
+
   /**
    * Learns document frequencies from `texts` (replacing any earlier fit). Smoothed IDF:
    * ln((N + 1) / (df + 1)) + 1, so unseen features get the highest weight and none gets 0.

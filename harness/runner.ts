@@ -56,6 +56,8 @@ export interface RunOptions {
   shard?: { index: number; count: number };
   /** Turn the response cache on or off, whatever the config says. */
   cache?: boolean;
+  /** Turn the on-disk embedding cache off, whatever the config says. */
+  embeddingCache?: boolean;
   /** Use this provider instead of the configured one (tests inject scripted models). */
   provider?: ChatProvider;
   onProgress?: (p: Progress) => void;
@@ -182,8 +184,10 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   // Building a tokenizer's tables takes a second or two: do it before anything is timed.
   warmTokenizer(provider.id);
   const t0 = performance.now();
+  const { cache: embeddingCache, ...indexOpts } = config.index;
   const index = await ValueIndex.build(data.corpus, embedder, {
-    ...config.index,
+    ...indexOpts,
+    ...(embeddingCache.enabled && opts.embeddingCache !== false ? { cacheDir: resolve(embeddingCache.dir) } : {}),
     onProgress: (done, total) => opts.onProgress?.({ phase: 'index', done, total, errors: 0, elapsedMs: performance.now() - t0 }),
   });
   manifest.index = index.stats;

@@ -21,6 +21,7 @@ import { recordKey, RunStore, type FileHash, type RunManifest } from './runStore
 import { redactSecrets } from './secrets.ts';
 import { toQuestionInput, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from './types.ts';
 import { ValueIndex } from './valueIndex.ts';
+import { RecordWriter, summaryRecord } from './recordWriter.ts';
 import { ResponseCache } from './cache.ts';
 import { warmTokenizer } from './tokenizer.ts';
 import { getStrategy } from '../strategies/registry.ts';
@@ -66,6 +67,7 @@ export interface RunOptions {
 export interface RunOutcome {
   dir: string;
   manifest: RunManifest;
+  /** Every record of the run folder in config order, read from records.jsonl on first access. */
   records: RunRecord[];
   summary: RunSummary;
 }
@@ -214,7 +216,10 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     }
   }
 
-  const records: RunRecord[] = [...previous];
+  // Summary rows only: full records go to disk and are not kept (memory stays flat with run size).
+  const records: RunRecord[] = previous.map(summaryRecord);
+  previous = [];
+  const writer = new RecordWriter(store.recordsPath);
   let errors = 0;
   let finished = 0;
   const runStart = performance.now();
@@ -224,8 +229,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     tasks.map((task) =>
       taskLimit(async () => {
         const record = await runOne(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring });
-        store.append(record);
-        records.push(record);
+        writer.append(record);
+        records.push(summaryRecord(record));
         finished++;
         if (record.error) errors++;
         opts.onProgress?.({ phase: 'run', done: finished, total: tasks.length, errors, elapsedMs: performance.now() - runStart });
@@ -233,15 +238,26 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     ),
   );
 
+  await writer.close();
   // Summaries follow the config's order of strategies and questions, not completion order.
   const order = new Map(specs.map((s, i) => [s.id, i]));
   const qOrder = new Map(questions.map((q, i) => [q.id, i]));
-  records.sort((a, b) => (order.get(a.strategy) ?? 0) - (order.get(b.strategy) ?? 0) || a.repeat - b.repeat || (qOrder.get(a.questionId) ?? 0) - (qOrder.get(b.questionId) ?? 0));
+  const configOrder = (a: RunRecord, b: RunRecord) =>
+    (order.get(a.strategy) ?? 0) - (order.get(b.strategy) ?? 0) || a.repeat - b.repeat || (qOrder.get(a.questionId) ?? 0) - (qOrder.get(b.questionId) ?? 0);
+  records.sort(configOrder);
   const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
   manifest.finishedAt = new Date().toISOString();
   store.writeManifest(manifest);
   store.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');
-  return { dir: store.dir, manifest, records, summary };
+  let full: RunRecord[] | null = null;
+  return {
+    dir: store.dir,
+    manifest,
+    get records() {
+      return (full ??= store.readRecords().sort(configOrder));
+    },
+    summary,
+  };
 }
 
 interface TaskEnv {

@@ -41,6 +41,25 @@ export interface ContextOptions {
   repeat: number;
 }
 
+/** Token count of each message object's content, so a message sent again (multi-turn) is counted once. */
+const messageTokens = new WeakMap<ChatMessage, { role: string; content: string; model: string; n: number }>();
+
+/** countChatTokens, reusing the count of any message object (same content, same model) seen before. */
+export function countChatTokensCached(messages: ChatMessage[], model: string): number {
+  let n = countChatTokens([], model);
+  for (const m of messages) {
+    const hit = messageTokens.get(m);
+    if (hit && hit.content === m.content && hit.role === m.role && hit.model === model) {
+      n += hit.n;
+      continue;
+    }
+    const own = countChatTokens([m], model) - countChatTokens([], model);
+    messageTokens.set(m, { role: m.role, content: m.content, model, n: own });
+    n += own;
+  }
+  return n;
+}
+
 /** Seeded random numbers in [0, 1) (mulberry32). */
 export const seededRandom = mulberry32;
 
@@ -89,10 +108,18 @@ export class MeteredContext implements StrategyContext {
 
   async chat(messages: ChatMessage[], opts: ChatOptions = {}): Promise<ChatResult> {
     const { provider, prices, limiter } = this.door;
-    const inputEstimate = countChatTokens(messages, provider.id);
-    const maxTokens = this.budget.maxOutputTokens(inputEstimate, opts.maxTokens ?? this.door.maxOutputTokens ?? 1024);
+    // Counting the prompt costs CPU on every call: do it only where a number is needed — a token
+    // or dollar budget to check, or a reply that came back without usage.
+    let estimate: number | undefined;
+    const estimateInput = () => (estimate ??= countChatTokensCached(messages, provider.id));
+    const { tokens: tokenLimit, dollars: dollarLimit } = this.budget.limits;
+    const wanted = opts.maxTokens ?? this.door.maxOutputTokens ?? 1024;
+    const maxTokens = tokenLimit !== undefined ? this.budget.maxOutputTokens(estimateInput(), wanted) : Math.max(1, wanted);
     // Refuse up front what cannot fit: the input plus at least one output token.
-    this.budget.beforeCall({ tokens: inputEstimate + 1, dollars: priceCall(prices, this.pricedModel, inputEstimate, 1).costUsd });
+    this.budget.beforeCall({
+      tokens: tokenLimit !== undefined ? estimateInput() + 1 : 0,
+      dollars: dollarLimit !== undefined ? priceCall(prices, this.pricedModel, estimateInput(), 1).costUsd : 0,
+    });
     const log: CallLog = { kind: 'chat', task: opts.task, model: provider.id, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: false, retries: 0 };
     this.calls.push(log);
     const cacheKey = this.door.cache
@@ -102,7 +129,7 @@ export class MeteredContext implements StrategyContext {
     if (hit) {
       log.cached = true;
       log.latencyMs = hit.latencyMs;
-      log.inputTokens = hit.usage?.inputTokens ?? inputEstimate;
+      log.inputTokens = hit.usage?.inputTokens ?? estimateInput();
       log.outputTokens = hit.usage?.outputTokens ?? countTokens(hit.text, provider.id);
       log.costUsd = priceCall(prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
       this.budget.afterCall({ tokens: log.inputTokens + log.outputTokens, dollars: log.costUsd });
@@ -117,7 +144,7 @@ export class MeteredContext implements StrategyContext {
         return provider.chat(messages, { ...opts, maxTokens, attempt: this.repeat });
       });
       log.latencyMs = performance.now() - started;
-      log.inputTokens = result.usage?.inputTokens ?? inputEstimate;
+      log.inputTokens = result.usage?.inputTokens ?? estimateInput();
       log.outputTokens = result.usage?.outputTokens ?? countTokens(result.text, provider.id);
       log.retries = result.retries ?? 0;
       log.cached = result.cached ?? false;

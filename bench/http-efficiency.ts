@@ -32,7 +32,10 @@ interface Piece {
   wallMs: number;
   cpuMs: number;
   maxRssMb: number;
+  callRssMb: number;
   errors: number;
+  /** TCP connections the piece opened to the server (keep-alive reuse: ≈ concurrency). */
+  sockets?: number;
   records?: number;
 }
 
@@ -42,9 +45,17 @@ const port: number = await new Promise((resolve, reject) => {
   server.once('exit', (code) => reject(new Error(`loopback server exited (${code})`)));
 });
 
-function piece(args: string[]): Piece {
+async function connections(): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${port}/stats`);
+  return ((await res.json()) as { connections: number }).connections - 1; // not counting this request's own
+}
+
+async function piece(args: string[]): Promise<Piece> {
+  const before = await connections();
   const out = execFileSync(process.execPath, ['bin/run-ts.mjs', 'bench/http/worker.ts', '--port', String(port), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  return JSON.parse(out.trim().split('\n').pop()!) as Piece;
+  const p = JSON.parse(out.trim().split('\n').pop()!) as Piece;
+  p.sockets = (await connections()) - before;
+  return p;
 }
 
 const eff = (p: Piece, c: number) => (p.calls * latency) / c / p.wallMs;
@@ -58,7 +69,8 @@ const row = (label: string, p: Piece, c: number, floor?: Piece) => {
     `${((p.calls * latency) / c / 1000).toFixed(2)} s`.padStart(9),
     e.toFixed(3).padStart(6),
     `${cpu.toFixed(2)}`.padStart(6),
-    `${p.maxRssMb.toFixed(0)} MB`.padStart(8),
+    `${p.callRssMb.toFixed(0)}/${p.maxRssMb.toFixed(0)} MB`.padStart(12),
+    String(p.sockets ?? '').padStart(7),
   ];
   if (floor) {
     const fe = eff(floor, c);
@@ -70,26 +82,28 @@ const row = (label: string, p: Piece, c: number, floor?: Piece) => {
 
 try {
   console.log(`HTTP harness efficiency: loopback OpenAI-compatible server, ${latency} ms per chat call, ${calls} calls per piece`);
-  console.log(`  ${'piece'.padEnd(22)} ${'calls'.padStart(6)} ${'wall'.padStart(9)} ${'ideal'.padStart(9)} ${'eff'.padStart(6)} ${'CPU/call'.padStart(6)} ${'peak RSS'.padStart(8)} ${'eff/floor'.padStart(7)} ${'CPU - floor'.padStart(10)}`);
+  console.log(`  ${'piece'.padEnd(22)} ${'calls'.padStart(6)} ${'wall'.padStart(9)} ${'ideal'.padStart(9)} ${'eff'.padStart(6)} ${'CPU/call'.padStart(6)} ${'RSS calls/peak'.padStart(12)} ${'sockets'.padStart(7)} ${'eff/floor'.padStart(7)} ${'CPU - floor'.padStart(10)}`);
   for (const c of levels) {
     console.log(`  concurrency ${c}`);
-    const floor = piece(['--mode', 'sdk', '--concurrency', String(c), '--calls', String(calls)]);
+    const floor = await piece(['--mode', 'sdk', '--concurrency', String(c), '--calls', String(calls)]);
     row('openai SDK + p-limit (floor)', floor, c);
-    const vector = piece(['--mode', 'vector', '--concurrency', String(c), '--questions', String(calls)]);
+    const vector = await piece(['--mode', 'vector', '--concurrency', String(c), '--questions', String(calls)]);
     row('treebench vector', vector, c, floor);
     // node-list makes two calls per question (select nodes, answer): the same number of calls as
     // the issue's figure (4,000 for 2,000 questions) needs `calls` questions.
-    const nodeList = piece(['--mode', 'node-list', '--concurrency', String(c), '--questions', String(calls)]);
-    const floor2 = piece(['--mode', 'sdk', '--concurrency', String(c), '--calls', String(nodeList.calls)]);
+    const nodeList = await piece(['--mode', 'node-list', '--concurrency', String(c), '--questions', String(calls)]);
+    const floor2 = await piece(['--mode', 'sdk', '--concurrency', String(c), '--calls', String(nodeList.calls)]);
     row(`openai SDK floor (${nodeList.calls})`, floor2, c);
     row('treebench node-list', nodeList, c, floor2);
   }
   if (values.large) {
     const c = levels[levels.length - 1];
     console.log(`  memory against run size (vector, concurrency ${c})`);
-    for (const n of [2000, 20000]) row(`vector ${n} questions`, piece(['--mode', 'vector', '--concurrency', String(c), '--questions', String(n)]), c);
+    for (const n of [2000, 20000]) row(`vector ${n} questions`, await piece(['--mode', 'vector', '--concurrency', String(c), '--questions', String(n)]), c);
   }
   console.log('  targets: efficiency ≥ 0.9 at c=16 and ≥ 0.8 at c=64; treebench CPU above the floor ≤ 1.5 ms per call; peak RSS ≤ 200 MB');
+  console.log('  sockets: TCP connections opened to the server by the piece (keep-alive: about the concurrency, not the calls)');
+  console.log('  RSS calls/peak: highest RSS sampled while calls were in flight / process peak (index build and summary bootstrap included)');
 } finally {
   server.kill();
 }

@@ -32,10 +32,23 @@ interface Result {
   calls: number;
   wallMs: number;
   cpuMs: number;
+  /** Process peak RSS (includes index build and the summary's bootstrap after the calls). */
   maxRssMb: number;
+  /** Highest RSS sampled (every 50 ms) while calls were in flight. */
+  callRssMb: number;
   errors: number;
   records?: number;
 }
+
+let callRss = 0;
+let sampler: NodeJS.Timeout | null = null;
+const startSampling = () => {
+  sampler = setInterval(() => (callRss = Math.max(callRss, process.memoryUsage.rss())), 50);
+};
+const stopSampling = () => {
+  if (sampler) clearInterval(sampler);
+  callRss = Math.max(callRss, process.memoryUsage.rss());
+};
 
 const cpuNow = () => {
   const u = process.cpuUsage();
@@ -49,6 +62,7 @@ async function sdkFloor(): Promise<Result> {
   let errors = 0;
   const t0 = performance.now();
   const c0 = cpuNow();
+  startSampling();
   await Promise.all(
     Array.from({ length: n }, (_, i) =>
       limit(() =>
@@ -58,7 +72,10 @@ async function sdkFloor(): Promise<Result> {
       ),
     ),
   );
-  return { calls: n, wallMs: performance.now() - t0, cpuMs: cpuNow() - c0, maxRssMb: process.resourceUsage().maxRSS / 1024, errors };
+  const wallMs = performance.now() - t0;
+  const cpuMs = cpuNow() - c0;
+  stopSampling();
+  return { calls: n, wallMs, cpuMs, maxRssMb: process.resourceUsage().maxRSS / 1024, callRssMb: callRss / 2 ** 20, errors };
 }
 
 async function harness(strategy: string): Promise<Result> {
@@ -88,6 +105,7 @@ async function harness(strategy: string): Promise<Result> {
       if (!t0) {
         t0 = performance.now();
         c0 = cpuNow();
+        startSampling();
       }
       return real.chat(...args);
     },
@@ -103,12 +121,13 @@ async function harness(strategy: string): Promise<Result> {
         if (p.phase === 'run' && p.done === p.total) {
           tEnd = performance.now();
           cEnd = cpuNow();
+          stopSampling();
         }
       },
     });
     const calls = outcome.summary.strategies.reduce((s, x) => s + x.callsPerQuestion * x.records, 0);
     const errors = outcome.summary.strategies.reduce((s, x) => s + x.errors, 0);
-    return { calls: Math.round(calls), wallMs: tEnd - t0, cpuMs: cEnd - c0, maxRssMb: process.resourceUsage().maxRSS / 1024, errors, records: n };
+    return { calls: Math.round(calls), wallMs: tEnd - t0, cpuMs: cEnd - c0, maxRssMb: process.resourceUsage().maxRSS / 1024, callRssMb: callRss / 2 ** 20, errors, records: n };
   } finally {
     if (process.env.KEEP_BENCH_RUN) process.stderr.write(`kept ${outDir}\n`);
     else rmSync(outDir, { recursive: true, force: true });

@@ -20,7 +20,14 @@ const BODY = JSON.stringify({
 });
 
 export function startLoopbackServer(latencyMs: number, port = 0): Promise<Server> {
+  let connections = 0;
   const server = createServer({ keepAlive: true, keepAliveTimeout: 60_000 }, (req, res) => {
+    // GET /stats: connections accepted so far (does the client reuse its sockets?).
+    if (req.method === 'GET' && req.url === '/stats') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ connections }));
+      return;
+    }
     // Drain the request body, answer after the latency.
     req.resume();
     req.on('end', () => {
@@ -30,6 +37,7 @@ export function startLoopbackServer(latencyMs: number, port = 0): Promise<Server
       }, latencyMs);
     });
   });
+  server.on('connection', () => connections++);
   server.keepAliveTimeout = 60_000;
   server.maxRequestsPerSocket = 0;
   return new Promise((resolve) => server.listen(port, '127.0.0.1', () => resolve(server)));

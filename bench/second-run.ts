@@ -6,7 +6,7 @@
 //
 //   npm run bench:second-run                      aws-docs and financebench (quickstart if absent)
 //   npm run bench:second-run -- --configs configs/quickstart.yaml
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,14 @@ import { runBenchmark } from '../harness/runner.ts';
 import { loadBenchmarkData } from '../datasets/registry.ts';
 
 const { values } = parseArgs({
-  options: { configs: { type: 'string' }, questions: { type: 'string', default: '3' }, child: { type: 'string' }, cache: { type: 'string' }, out: { type: 'string' } },
+  options: {
+    configs: { type: 'string' },
+    questions: { type: 'string', default: '3' },
+    child: { type: 'string' },
+    cache: { type: 'string' },
+    out: { type: 'string' },
+    embedder: { type: 'string' },
+  },
 });
 
 interface Round {
@@ -33,7 +40,13 @@ interface Round {
 async function round(path: string, cacheDir: string, outDir: string): Promise<Round> {
   const base = loadConfig(path);
   // Same config, one vector strategy (indexing is what is measured), cache under a temp folder.
-  const raw = { ...JSON.parse(JSON.stringify(base.config)), strategies: ['vector'], model: { provider: 'offline' }, index: { ...base.config.index, cache: { enabled: true, dir: cacheDir } } };
+  const raw = {
+    ...JSON.parse(JSON.stringify(base.config)),
+    ...(values.embedder ? { embedder: values.embedder } : {}),
+    strategies: ['vector'],
+    model: { provider: 'offline' },
+    index: { ...base.config.index, cache: { enabled: true, dir: cacheDir } },
+  };
   const { config, strategies } = validateConfig(raw);
   const loaded: LoadedConfig = { ...base, raw: JSON.stringify(raw), config, strategies };
   const t0 = performance.now();
@@ -51,19 +64,32 @@ if (values.child) {
   const configs = wanted.filter((c) => existsSync(c));
   if (!configs.length) configs.push('configs/quickstart.yaml');
   console.log('second run of a config (embedding cache; each run in its own process): ideal second-run embedding = 0 ms, 0 calls');
-  for (const path of configs) {
+  // The same first config once more with an `openai:` embedder against the loopback server (20 ms
+  // per request): the case the cache is for, where every embedding is a paid request.
+  const server = spawn(process.execPath, ['bin/run-ts.mjs', 'test/bench/loopback-openai-server.ts', '--latency', '20'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port: number = await new Promise((resolve, reject) => {
+    server.stdout.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port));
+    server.once('exit', (code) => reject(new Error(`loopback server exited (${code})`)));
+  });
+  const requests = async () => ((await (await fetch(`http://127.0.0.1:${port}/stats`)).json()) as { embeddingRequests: number }).embeddingRequests;
+  const cases: Array<{ path: string; embedder?: string }> = [...configs.map((path) => ({ path })), { path: configs[0], embedder: 'openai:loopback-embed' }];
+  for (const { path, embedder } of cases) {
     const cacheDir = mkdtempSync(join(tmpdir(), 'treebench-bench-emb-'));
     const outDir = mkdtempSync(join(tmpdir(), 'treebench-bench-runs-'));
     try {
-      const runs = [0, 1].map(() => {
-        const out = execFileSync(process.execPath, ['bin/run-ts.mjs', 'bench/second-run.ts', '--child', path, '--cache', cacheDir, '--out', outDir, '--questions', values.questions!], {
+      const runs: Array<Round & { requests: number }> = [];
+      for (let i = 0; i < 2; i++) {
+        const before = await requests();
+        const args = ['bin/run-ts.mjs', 'bench/second-run.ts', '--child', path, '--cache', cacheDir, '--out', outDir, '--questions', values.questions!, ...(embedder ? ['--embedder', embedder] : [])];
+        const out = execFileSync(process.execPath, args, {
           encoding: 'utf8',
           stdio: ['ignore', 'pipe', 'inherit'],
+          env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
         });
-        return JSON.parse(out.trim().split('\n').pop()!) as Round;
-      });
+        runs.push({ ...(JSON.parse(out.trim().split('\n').pop()!) as Round), requests: (await requests()) - before });
+      }
       const [a, b] = runs;
-      console.log(`  ${path} (${a.chunks} chunks, embedder ${a.embedder})`);
+      console.log(`  ${path} (${a.chunks} chunks, embedder ${a.embedder})${embedder ? `: embedding requests to the server ${a.requests}, then ${b.requests}` : ''}`);
       for (const [label, r] of [['first run ', a], ['second run', b]] as const) {
         console.log(
           `    ${label}  load/extract ${(r.loadMs / 1000).toFixed(2)} s  chunking ${(r.chunkMs / 1000).toFixed(2)} s  embedding+index ${(r.embedMs / 1000).toFixed(2)} s  embed calls ${r.embedCalls}  chunks from cache ${r.cached}`,
@@ -75,4 +101,5 @@ if (values.child) {
       rmSync(outDir, { recursive: true, force: true });
     }
   }
+  server.kill();
 }

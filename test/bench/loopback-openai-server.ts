@@ -1,5 +1,5 @@
-// A lean loopback server speaking OpenAI's chat-completions protocol, for the HTTP efficiency
-// benchmark (bench/http-efficiency.ts). Every reply waits a fixed latency and then returns the
+// A lean loopback server speaking OpenAI's chat-completions and embeddings protocols, for the
+// HTTP efficiency and second-run benchmarks (bench/http-efficiency.ts, bench/second-run.ts). Every reply waits a fixed latency and then returns the
 // same small completion with usage, so the harness never needs to count output tokens. Unlike
 // test/harness/fake-openai-server.ts it records nothing, so its memory stays flat over any
 // number of requests. Its content parses for every strategy's JSON prompts: no node chosen
@@ -19,13 +19,45 @@ const BODY = JSON.stringify({
   usage: { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
 });
 
+/** A deterministic 64-dimensional vector for a text (a seeded walk over its characters). */
+function embedText(text: string): number[] {
+  const v = new Array<number>(64).fill(0);
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) {
+    h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+    v[(h >>> 0) % 64] += 1;
+  }
+  v[0] += 0.5;
+  return v;
+}
+
 export function startLoopbackServer(latencyMs: number, port = 0): Promise<Server> {
   let connections = 0;
+  let embeddingRequests = 0;
   const server = createServer({ keepAlive: true, keepAliveTimeout: 60_000 }, (req, res) => {
     // GET /stats: connections accepted so far (does the client reuse its sockets?).
     if (req.method === 'GET' && req.url === '/stats') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ connections }));
+      res.end(JSON.stringify({ connections, embeddingRequests }));
+      return;
+    }
+    if (req.url?.endsWith('/embeddings')) {
+      embeddingRequests++;
+      const parts: Buffer[] = [];
+      req.on('data', (d: Buffer) => parts.push(d));
+      req.on('end', () => {
+        const input = (JSON.parse(Buffer.concat(parts).toString('utf8')) as { input: string[] }).input;
+        const body = JSON.stringify({
+          object: 'list',
+          model: 'loopback-embed',
+          data: input.map((text, index) => ({ object: 'embedding', index, embedding: embedText(text) })),
+          usage: { prompt_tokens: input.length * 100, total_tokens: input.length * 100 },
+        });
+        setTimeout(() => {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+          res.end(body);
+        }, latencyMs);
+      });
       return;
     }
     // Drain the request body, answer after the latency.

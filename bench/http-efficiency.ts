@@ -13,6 +13,8 @@
 //   npm run bench:http -- --calls 500 --concurrency 8,32
 //   npm run bench:http -- --large               also vector at 2,000 and 20,000 questions (RSS flat?)
 import { spawn, execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
@@ -21,11 +23,15 @@ const { values } = parseArgs({
     latency: { type: 'string', default: '100' },
     concurrency: { type: 'string', default: '16,64' },
     large: { type: 'boolean', default: false },
+    /** Another checkout (e.g. `git archive <commit> | tar -x -C dir`, node_modules linked): its runner is measured too. */
+    before: { type: 'string' },
   },
 });
 const calls = Number(values.calls);
 const latency = Number(values.latency);
 const levels = values.concurrency!.split(',').map(Number);
+const beforeDir = values.before ? resolve(values.before) : null;
+if (beforeDir) mkdirSync(join(beforeDir, 'bench/http'), { recursive: true });
 
 interface Piece {
   calls: number;
@@ -50,9 +56,10 @@ async function connections(): Promise<number> {
   return ((await res.json()) as { connections: number }).connections - 1; // not counting this request's own
 }
 
-async function piece(args: string[]): Promise<Piece> {
+async function piece(args: string[], cwd = process.cwd()): Promise<Piece> {
   const before = await connections();
-  const out = execFileSync(process.execPath, ['bin/run-ts.mjs', 'bench/http/worker.ts', '--port', String(port), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (cwd !== process.cwd()) copyFileSync('bench/http/worker.ts', join(cwd, 'bench/http/worker.ts'));
+  const out = execFileSync(process.execPath, ['bin/run-ts.mjs', 'bench/http/worker.ts', '--port', String(port), ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const p = JSON.parse(out.trim().split('\n').pop()!) as Piece;
   p.sockets = (await connections()) - before;
   return p;
@@ -89,12 +96,14 @@ try {
     row('openai SDK + p-limit (floor)', floor, c);
     const vector = await piece(['--mode', 'vector', '--concurrency', String(c), '--questions', String(calls)]);
     row('treebench vector', vector, c, floor);
+    if (beforeDir) row('before: vector', await piece(['--mode', 'vector', '--concurrency', String(c), '--questions', String(calls)], beforeDir), c, floor);
     // node-list makes two calls per question (select nodes, answer): the same number of calls as
     // the issue's figure (4,000 for 2,000 questions) needs `calls` questions.
     const nodeList = await piece(['--mode', 'node-list', '--concurrency', String(c), '--questions', String(calls)]);
     const floor2 = await piece(['--mode', 'sdk', '--concurrency', String(c), '--calls', String(nodeList.calls)]);
     row(`openai SDK floor (${nodeList.calls})`, floor2, c);
     row('treebench node-list', nodeList, c, floor2);
+    if (beforeDir) row('before: node-list', await piece(['--mode', 'node-list', '--concurrency', String(c), '--questions', String(calls)], beforeDir), c, floor2);
   }
   if (values.large) {
     const c = levels[levels.length - 1];

@@ -9,7 +9,7 @@
 // rows, not every full record with its call log and trace, in memory.
 import { open, type FileHandle } from 'node:fs/promises';
 import { redactSecrets } from './secrets.ts';
-import type { RunRecord } from './types.ts';
+import type { CallLog, RunRecord } from './types.ts';
 
 export class RecordWriter {
   private queue: string[] = [];
@@ -79,6 +79,15 @@ export function summaryRecord(r: RunRecord): RunRecord {
     answer: '',
     evidence: [],
     trace: [],
-    callLog: r.callLog.map((c) => ({ kind: c.kind, model: '', inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: c.cached, retries: 0 })),
+    callLog: r.callLog.map((c) => STAND_INS[c.kind][c.cached ? 1 : 0]),
   };
 }
+
+// Summary rows share these call-log stand-ins (per kind, not cached / cached): summaries only
+// count calls and cached calls, so no call keeps an object of its own.
+const standIn = (kind: CallLog['kind'], cached: boolean): CallLog =>
+  Object.freeze({ kind, model: '', inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached, retries: 0 });
+const STAND_INS: Record<CallLog['kind'], [CallLog, CallLog]> = {
+  chat: [standIn('chat', false), standIn('chat', true)],
+  embed: [standIn('embed', false), standIn('embed', true)],
+};

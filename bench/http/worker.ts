@@ -122,6 +122,11 @@ async function harness(strategy: string): Promise<Result> {
           tEnd = performance.now();
           cEnd = cpuNow();
           stopSampling();
+          const g = (globalThis as { gc?: () => void }).gc;
+          if (g && process.env.BENCH_HEAP) {
+            g();
+            process.stderr.write(`live heap after the last record: ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(1)} MB\n`);
+          }
         }
       },
     });

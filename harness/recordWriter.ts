@@ -79,7 +79,7 @@ export function summaryRecord(r: RunRecord): RunRecord {
     answer: '',
     evidence: [],
     trace: [],
-    callLog: r.callLog.map((c) => STAND_INS[c.kind][c.cached ? 1 : 0]),
+    callLog: r.callLog.map((c) => STAND_INS[c.kind]?.[c.cached ? 1 : 0] ?? standIn(c.kind, c.cached)),
   };
 }
 
@@ -87,7 +87,7 @@ export function summaryRecord(r: RunRecord): RunRecord {
 // count calls and cached calls, so no call keeps an object of its own.
 const standIn = (kind: CallLog['kind'], cached: boolean): CallLog =>
   Object.freeze({ kind, model: '', inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached, retries: 0 });
-const STAND_INS: Record<CallLog['kind'], [CallLog, CallLog]> = {
+const STAND_INS: Partial<Record<CallLog['kind'], [CallLog, CallLog]>> = {
   chat: [standIn('chat', false), standIn('chat', true)],
   embed: [standIn('embed', false), standIn('embed', true)],
 };

@@ -87,6 +87,7 @@ export class DenseStore implements VectorStore {
   }
 
   searchExact(query: Float32Array, top: TopK, ranges: Ranges): void {
+    if (this.size === 0) return; // an empty index (its dimension may not even be known)
     if (query.length !== this.dim) throw new Error(`vector dimensions differ: ${query.length} vs ${this.dim}`);
     if (!ranges) return this.scan(query, top, 0, this.size);
     for (let r = 0; r < ranges.length; r += 2) this.scan(query, top, ranges[r], Math.min(ranges[r + 1], this.size));
@@ -201,6 +202,7 @@ export class SparseStore implements VectorStore {
   }
 
   searchExact(query: Float32Array, top: TopK, ranges: Ranges): void {
+    if (this.size === 0) return; // an empty index (its dimension may not even be known)
     if (query.length !== this.dim) throw new Error(`vector dimensions differ: ${query.length} vs ${this.dim}`);
     if (this.acc.length < this.size) {
       this.acc = new Float64Array(this.size);

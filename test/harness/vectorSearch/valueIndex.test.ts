@@ -132,6 +132,22 @@ describe('dense layout and the approximate index', () => {
   });
 });
 
+describe('edge cases', () => {
+  it('an empty index answers nothing, whatever the query size', async () => {
+    const empty = await ValueIndex.fromChunks([], { id: 'unknown-dim', dim: 0, embed: async () => ({ vectors: [] }) }, {});
+    expect(empty.search(new Float32Array(1536).fill(0.1), { topK: 5 })).toEqual([]);
+    expect(empty.search(new Float32Array(3), { topK: 5, docIds: ['x'] })).toEqual([]);
+  });
+
+  it('unknown document ids match nothing; topK 0 gives nothing', async () => {
+    const emb = denseEmbedder(8);
+    const index = await ValueIndex.fromChunks(chunksOf(50), emb, {});
+    const v = emb.vectorOf('q');
+    expect(index.search(v, { topK: 5, docIds: ['nope'] })).toEqual([]);
+    expect(index.search(v, { topK: 0 })).toEqual([]);
+  });
+});
+
 describe('TopK', () => {
   it('keeps the k best by score, ties by lower id, whatever the insertion order', () => {
     const r = mulberry32(7);

@@ -159,10 +159,12 @@ async function hashCase(n: number): Promise<void> {
   const rss0 = process.memoryUsage().rss;
   const embedder = new HashEmbedder();
   // Ideal: embedding alone (fit + embed), what any index over these vectors must pay.
-  const e0 = performance.now();
+  const f0 = performance.now();
   embedder.fit(texts);
+  const e0 = performance.now();
   for (let i = 0; i < Math.min(n, 20_000); i++) embedder.embedOne(texts[i]);
-  const embedMs = ((performance.now() - e0) / Math.min(n, 20_000)) * n;
+  // The fit covers all n texts; the embedding of the first 20,000 is scaled to n.
+  const embedMs = e0 - f0 + ((performance.now() - e0) / Math.min(n, 20_000)) * n;
   const b0 = performance.now();
   const index = await ValueIndex.fromChunks(chunks, embedder, {});
   const buildMs = performance.now() - b0;

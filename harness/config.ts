@@ -50,9 +50,29 @@ export const configSchema = z
       .object({
         chunkTokens: z.number().int().min(16).max(8192).default(256),
         overlap: z.number().int().min(0).default(32),
+        /** On-disk embedding cache: a second run embeds only chunks it has not seen (README, "Performance"). */
+        cache: z
+          .object({ enabled: z.boolean().default(true), dir: z.string().default('.treebench/embeddings') })
+          .strict()
+          .default({ enabled: true, dir: '.treebench/embeddings' }),
+        /** Approximate (HNSW) search for dense corpora of at least minChunks chunks; false = always exact. */
+        approximate: z
+          .union([
+            z.literal(false),
+            z
+              .object({
+                minChunks: z.number().int().min(1).default(50_000),
+                connectivity: z.number().int().min(2).max(256).optional(),
+                expansionAdd: z.number().int().min(1).optional(),
+                expansionSearch: z.number().int().min(1).optional(),
+                oversample: z.number().int().min(1).optional(),
+              })
+              .strict(),
+          ])
+          .default({ minChunks: 50_000 }),
       })
       .strict()
-      .default({ chunkTokens: 256, overlap: 32 }),
+      .default({ chunkTokens: 256, overlap: 32, cache: { enabled: true, dir: '.treebench/embeddings' }, approximate: { minChunks: 50_000 } }),
     strategies: z.array(strategyEntrySchema).min(1),
     budget: budgetSchema.default({}),
     run: z

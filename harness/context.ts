@@ -44,6 +44,25 @@ export interface ContextOptions {
   repeat: number;
 }
 
+/** Token count of each message object's content, so a message sent again (multi-turn) is counted once. */
+const messageTokens = new WeakMap<ChatMessage, { role: string; content: string; model: string; n: number }>();
+
+/** countChatTokens, reusing the count of any message object (same content, same model) seen before. */
+export function countChatTokensCached(messages: ChatMessage[], model: string): number {
+  let n = countChatTokens([], model);
+  for (const m of messages) {
+    const hit = messageTokens.get(m);
+    if (hit && hit.content === m.content && hit.role === m.role && hit.model === model) {
+      n += hit.n;
+      continue;
+    }
+    const own = countChatTokens([m], model) - countChatTokens([], model);
+    messageTokens.set(m, { role: m.role, content: m.content, model, n: own });
+    n += own;
+  }
+  return n;
+}
+
 /** Seeded random numbers in [0, 1) (mulberry32). */
 export const seededRandom = mulberry32;
 
@@ -92,12 +111,20 @@ export class MeteredContext implements StrategyContext {
 
   async chat(messages: ChatMessage[], opts: ChatOptions = {}): Promise<ChatResult> {
     const { provider, prices, limiter } = this.door;
-    // Tokens the provider does not report are counted with the encoding of the model the calls
-    // are priced as (priceAs), since that is the model whose bill the numbers stand for.
-    const inputEstimate = countChatTokens(meteredMessages(messages, opts.tools), this.pricedModel);
-    const maxTokens = this.budget.maxOutputTokens(inputEstimate, opts.maxTokens ?? this.door.maxOutputTokens ?? 1024);
+    // Counting the prompt costs CPU on every call: do it only where a number is needed — a token
+    // or dollar budget to check, or a reply that came back without usage. Unreported tokens are
+    // counted with the encoding of the model the calls are priced as (priceAs), since that is the
+    // model whose bill the numbers stand for.
+    let estimate: number | undefined;
+    const estimateInput = () => (estimate ??= countChatTokensCached(meteredMessages(messages, opts.tools), this.pricedModel));
+    const { tokens: tokenLimit, dollars: dollarLimit } = this.budget.limits;
+    const wanted = opts.maxTokens ?? this.door.maxOutputTokens ?? 1024;
+    const maxTokens = tokenLimit !== undefined ? this.budget.maxOutputTokens(estimateInput(), wanted) : Math.max(1, wanted);
     // Refuse up front what cannot fit: the input plus at least one output token.
-    this.budget.beforeCall({ tokens: inputEstimate + 1, dollars: priceCall(prices, this.pricedModel, inputEstimate, 1).costUsd });
+    this.budget.beforeCall({
+      tokens: tokenLimit !== undefined ? estimateInput() + 1 : 0,
+      dollars: dollarLimit !== undefined ? priceCall(prices, this.pricedModel, estimateInput(), 1).costUsd : 0,
+    });
     const log: CallLog = { kind: 'chat', task: opts.task, model: provider.id, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: false, retries: 0 };
     this.calls.push(log);
     const cacheKey = this.door.cache
@@ -115,7 +142,7 @@ export class MeteredContext implements StrategyContext {
     if (hit) {
       log.cached = true;
       log.latencyMs = hit.latencyMs;
-      log.inputTokens = hit.usage?.inputTokens ?? inputEstimate;
+      log.inputTokens = hit.usage?.inputTokens ?? estimateInput();
       log.outputTokens = hit.usage?.outputTokens ?? countTokens(hit.text + toolCallsText(hit.toolCalls), this.pricedModel);
       if (!hit.usage) log.estimated = true;
       log.costUsd = priceCall(prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
@@ -131,7 +158,7 @@ export class MeteredContext implements StrategyContext {
         return provider.chat(messages, { ...opts, maxTokens, attempt: this.repeat, ...(this.door.signal ? { signal: this.door.signal } : {}) });
       });
       log.latencyMs = performance.now() - started;
-      log.inputTokens = result.usage?.inputTokens ?? inputEstimate;
+      log.inputTokens = result.usage?.inputTokens ?? estimateInput();
       log.outputTokens = result.usage?.outputTokens ?? countTokens(result.text + toolCallsText(result.toolCalls), this.pricedModel);
       if (!result.usage) log.estimated = true;
       log.retries = result.retries ?? 0;

@@ -25,6 +25,7 @@ import { CircuitBreaker, classifyFailure, isEnvironmentFailure, type FailureKind
 import { redactSecrets } from './secrets.ts';
 import { toQuestionInput, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from './types.ts';
 import { ValueIndex } from './valueIndex.ts';
+import { RecordWriter, summaryRecord } from './recordWriter.ts';
 import { ResponseCache } from './cache.ts';
 import { configHashOf, legacyConfigHash } from './overrides.ts';
 import { warmTokenizer } from './tokenizer.ts';
@@ -64,6 +65,8 @@ export interface RunOptions {
   cache?: boolean;
   /** Progress of model-written summaries at ingestion (corpus.summaries: model). */
   onSummaryProgress?: (done: number, total: number) => void;
+  /** Turn the on-disk embedding cache off, whatever the config says. */
+  embeddingCache?: boolean;
   /** Use this provider instead of the configured one (tests inject scripted models). */
   provider?: ChatProvider;
   /** Use this provider for the LLM judge instead of `scoring.judge`'s. */
@@ -88,6 +91,7 @@ export interface RunStop {
 export interface RunOutcome {
   dir: string;
   manifest: RunManifest;
+  /** Every record of the run folder in config order, read from records.jsonl on first access. */
   records: RunRecord[];
   summary: RunSummary;
   /** Set when work is left undone (interrupted, circuit breaker, environment failures). */
@@ -274,8 +278,10 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   warmTokenizer(provider.id);
   warmTokenizer(pricedModel); // the meter counts unreported tokens with the priced model's encoding
   const t0 = performance.now();
+  const { cache: embeddingCache, ...indexOpts } = config.index;
   const index = await ValueIndex.build(data.corpus, embedder, {
-    ...config.index,
+    ...indexOpts,
+    ...(embeddingCache.enabled && opts.embeddingCache !== false ? { cacheDir: resolve(embeddingCache.dir) } : {}),
     onProgress: (done, total) => opts.onProgress?.({ phase: 'index', done, total, errors: 0, elapsedMs: performance.now() - t0 }),
   });
   manifest.index = index.stats;
@@ -307,7 +313,10 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     }
   }
 
-  const records: RunRecord[] = [...previous];
+  // Summary rows only: full records go to disk and are not kept (memory stays flat with run size).
+  const records: RunRecord[] = previous.map(summaryRecord);
+  previous = [];
+  const writer = new RecordWriter(store.recordsPath);
   let errors = 0;
   let finished = 0;
   let notRun = 0;
@@ -334,8 +343,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
           if (kind !== 'aborted' && record.error) environmentErrors.set(record.error, (environmentErrors.get(record.error) ?? 0) + 1);
           return;
         }
-        store.append(record);
-        records.push(record);
+        writer.append(record);
+        records.push(summaryRecord(record));
         finished++;
         if (record.error) errors++;
         opts.onProgress?.({ phase: 'run', done: finished, total: tasks.length, errors, elapsedMs: performance.now() - runStart });
@@ -349,16 +358,29 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     stopped = { reason, notRun, interrupted: Boolean(opts.signal?.aborted) && !breaker.open };
   }
 
+  await writer.close();
   // Summaries follow the config's order of strategies and questions, not completion order.
   const order = new Map(specs.map((s, i) => [s.id, i]));
   const qOrder = new Map(questions.map((q, i) => [q.id, i]));
-  records.sort((a, b) => (order.get(a.strategy) ?? 0) - (order.get(b.strategy) ?? 0) || a.repeat - b.repeat || (qOrder.get(a.questionId) ?? 0) - (qOrder.get(b.questionId) ?? 0));
+  const configOrder = (a: RunRecord, b: RunRecord) =>
+    (order.get(a.strategy) ?? 0) - (order.get(b.strategy) ?? 0) || a.repeat - b.repeat || (qOrder.get(a.questionId) ?? 0) - (qOrder.get(b.questionId) ?? 0);
+  records.sort(configOrder);
   const summary = opts.intervals === false ? summarize(records) : withIntervals(summarize(records), records, { seed: manifest.seed });
   // A run with work left undone is not finished: finishedAt stays null until a resume completes it.
   if (!stopped) manifest.finishedAt = new Date().toISOString();
   store.writeManifest(manifest);
   store.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');
-  return { dir: store.dir, manifest, records, summary, stopped };
+  let full: RunRecord[] | null = null;
+  return {
+    dir: store.dir,
+    manifest,
+    // Only summary rows are kept in memory; the full records are read back when asked for.
+    get records() {
+      return (full ??= store.readRecords().sort(configOrder));
+    },
+    summary,
+    stopped,
+  };
   } finally {
     folder.lock.release();
     if (onAbort) opts.signal?.removeEventListener('abort', onAbort);

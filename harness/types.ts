@@ -150,6 +150,11 @@ export interface EmbedResult {
 export interface Embedder {
   readonly id: string;
   readonly dim: number;
+  /**
+   * What makes this embedder's vectors what they are (id and vector-shaping options, never
+   * secrets), for the on-disk embedding cache. Undefined: vectors are never cached.
+   */
+  readonly cacheKey?: string;
   embed(texts: string[]): Promise<EmbedResult>;
   /** Optional corpus statistics (e.g. IDF for the hash embedder); called once before indexing. */
   fit?(texts: string[]): void;

@@ -3,7 +3,7 @@
 // FNV-1a (+ a murmur finaliser) into `dim` buckets with a sign bit so collisions cancel on average
 // instead of piling up. Term weight = (1 + ln tf) · idf; vectors are L2-normalised.
 import type { EmbedResult, Embedder } from '../types.ts';
-import { tokenize } from '../text/tokenize.ts';
+import { isStopword, stem, tokenize, words } from '../text/tokenize.ts';
 import { l2normalize } from './vector.ts';
 
 /** FNV-1a over the UTF-16 code units of `s`, as an unsigned 32-bit integer. */
@@ -45,13 +45,27 @@ export function hashFeatures(text: string): Map<string, number> {
   return counts;
 }
 
+/** Bigram keys start here: key = (first term id + 1) · 2^26 + second term id; unigram key = term id. */
+const BIGRAM_BASE = 2 ** 26;
+/** Surface words remembered (word → term id); cleared wholesale when full. */
+const WORD_CACHE_LIMIT = 500_000;
+
 export class HashEmbedder implements Embedder {
   readonly id = 'hash';
   readonly dim: number;
   private readonly bigramWeight: number;
-  /** Document frequencies from the last `fit()`; null before any fit (idf = 1 then). */
-  private df: Map<string, number> | null = null;
+  // Features are handled as numbers, not strings: each term gets an id on first sight, a unigram's
+  // key is its id, a bigram's key is built from the two ids (a bijection with the feature strings
+  // of hashFeatures, in the same first-seen order). Each feature's hash and IDF are computed once
+  // per fit, not once per occurrence. The vectors are exactly those of the string definition.
+  private readonly termIds = new Map<string, number>();
+  private readonly termText: string[] = [];
+  private readonly wordIds = new Map<string, number>();
+  /** Document frequencies by feature key from the last `fit()`; null before any fit (idf = 1 then). */
+  private df: Map<number, number> | null = null;
   private fittedDocs = 0;
+  /** Per feature key: its signed bucket hash and IDF under the current fit. */
+  private info = new Map<number, { h: number; idf: number }>();
 
   constructor(opts: HashEmbedderOptions = {}) {
     const dim = opts.dim ?? 1024;
@@ -62,31 +76,105 @@ export class HashEmbedder implements Embedder {
     this.bigramWeight = bw;
   }
 
+  /** Vectors also depend on the fit (IDF); the index adds a fingerprint of the fitted corpus. */
+  get cacheKey(): string {
+    return `hash/v1 dim=${this.dim} bigramWeight=${this.bigramWeight}`;
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.termText.length;
+      if (id >= BIGRAM_BASE - 1) throw new Error(`hash embedder: more than ${BIGRAM_BASE - 1} distinct terms`);
+      this.termIds.set(term, id);
+      this.termText.push(term);
+    }
+    return id;
+  }
+
+  /** The feature string of a key (`w:<term>` or `b:<term> <term>`), as hashFeatures names it. */
+  private featureString(key: number): string {
+    if (key < BIGRAM_BASE) return `w:${this.termText[key]}`;
+    const a = Math.floor(key / BIGRAM_BASE) - 1;
+    return `b:${this.termText[a]} ${this.termText[key - (a + 1) * BIGRAM_BASE]}`;
+  }
+
+  /**
+   * Term id of a surface word (what tokenize() would make of it: stopword → -1, else its stem),
+   * remembered per word: words repeat (Zipf), stemming them again is most of the work.
+   */
+  private wordTerm(word: string): number {
+    let id = this.wordIds.get(word);
+    if (id === undefined) {
+      id = isStopword(word) ? -1 : this.termId(stem(word));
+      if (this.wordIds.size >= WORD_CACHE_LIMIT) this.wordIds.clear();
+      this.wordIds.set(word, id);
+    }
+    return id;
+  }
+
+  /** Feature key → raw count, in hashFeatures' order (the terms of tokenize(text)). */
+  private featureCounts(text: string): Map<number, number> {
+    const counts = new Map<number, number>();
+    let prev = -1;
+    for (const word of words(text)) {
+      const id = this.wordTerm(word);
+      if (id < 0) continue;
+      if (prev >= 0) {
+        const b = (prev + 1) * BIGRAM_BASE + id;
+        counts.set(b, (counts.get(b) ?? 0) + 1);
+      }
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+      prev = id;
+    }
+    return counts;
+  }
+
   /**
    * Learns document frequencies from `texts` (replacing any earlier fit). Smoothed IDF:
    * ln((N + 1) / (df + 1)) + 1, so unseen features get the highest weight and none gets 0.
    */
   fit(texts: string[]): void {
-    const df = new Map<string, number>();
-    for (const t of texts) for (const f of hashFeatures(t).keys()) df.set(f, (df.get(f) ?? 0) + 1);
+    const df = new Map<number, number>();
+    for (const t of texts) for (const key of this.featureCounts(t).keys()) df.set(key, (df.get(key) ?? 0) + 1);
     this.df = df;
     this.fittedDocs = texts.length;
+    this.info = new Map();
+  }
+
+  private idfOf(key: number): number {
+    if (!this.df) return 1;
+    return Math.log((this.fittedDocs + 1) / ((this.df.get(key) ?? 0) + 1)) + 1;
   }
 
   /** IDF of a feature string under the current fit (1 before any fit). */
   idf(feature: string): number {
     if (!this.df) return 1;
-    return Math.log((this.fittedDocs + 1) / ((this.df.get(feature) ?? 0) + 1)) + 1;
+    const key = this.keyOf(feature);
+    return key === undefined ? this.idfOf(-1) : this.idfOf(key);
+  }
+
+  private keyOf(feature: string): number | undefined {
+    const body = feature.slice(2);
+    if (feature.startsWith('w:')) return this.termIds.get(body);
+    const [a, b] = body.split(' ');
+    const ia = this.termIds.get(a);
+    const ib = this.termIds.get(b);
+    return ia === undefined || ib === undefined ? undefined : (ia + 1) * BIGRAM_BASE + ib;
   }
 
   /** One unit vector (all zeros for a text without content terms). */
   embedOne(text: string): Float32Array {
     const v = new Float32Array(this.dim);
-    for (const [f, count] of hashFeatures(text)) {
-      const w = (1 + Math.log(count)) * this.idf(f) * (f.startsWith('b:') ? this.bigramWeight : 1);
+    for (const [key, count] of this.featureCounts(text)) {
+      let f = this.info.get(key);
+      if (!f) {
+        f = { h: fmix32(fnv1a(this.featureString(key))), idf: this.idfOf(key) };
+        this.info.set(key, f);
+      }
+      const w = (1 + Math.log(count)) * f.idf * (key >= BIGRAM_BASE ? this.bigramWeight : 1);
       if (w === 0) continue;
-      const h = fmix32(fnv1a(f));
-      v[h % this.dim] += h & 0x80000000 ? -w : w;
+      v[f.h % this.dim] += f.h & 0x80000000 ? -w : w;
     }
     return l2normalize(v);
   }

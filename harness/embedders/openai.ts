@@ -63,6 +63,15 @@ export class OpenAIEmbedder implements Embedder {
     this.learnedDim = opts.dimensions ?? KNOWN_DIMS[opts.model] ?? 0;
   }
 
+  /** Model, server and requested size: the same model name on another server may embed differently. */
+  get cacheKey(): string {
+    // Without any user:password part of the URL: cache folders must hold no secrets.
+    const url = new URL(this.baseURL);
+    url.username = '';
+    url.password = '';
+    return `${this.id} baseURL=${url.href} dimensions=${this.opts.dimensions ?? 'default'}`;
+  }
+
   /** Vector size: known for OpenAI's models, else 0 until the first response sets it. */
   get dim(): number {
     return this.learnedDim;

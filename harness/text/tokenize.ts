@@ -36,8 +36,12 @@ export function normalizeNumber(raw: string): string {
   return s;
 }
 
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
 /** Folds case and accents (`Café` → `cafe`) so that tokens compare byte for byte. */
 function fold(text: string): string {
+  // ASCII has nothing to decompose or strip: skip the (costly) normalisation pass.
+  if (ASCII_ONLY.test(text)) return text.toLowerCase();
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
@@ -53,7 +57,8 @@ export function words(text: string): string[] {
     if (tok.charCodeAt(0) >= 48 && tok.charCodeAt(0) <= 57) {
       out.push(normalizeNumber(tok));
     } else {
-      out.push(tok.replace(/['’]s$/, '').replace(/['’]/g, ''));
+      // Most tokens have no apostrophe: skip the two regex passes for them.
+      out.push(tok.includes("'") || tok.includes('’') ? tok.replace(/['’]s$/, '').replace(/['’]/g, '') : tok);
     }
   }
   return out;

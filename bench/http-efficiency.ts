@@ -1,0 +1,118 @@
+// HTTP harness efficiency: treebench's runner against a loopback OpenAI-compatible server
+// (test/bench/loopback-openai-server.ts, its own process) that answers every chat call after a
+// fixed latency, beside the floor measured in the same run: the openai SDK with p-limit alone,
+// making the same number of calls at the same concurrency against the same server.
+//
+//   ideal wall time = calls × latency / concurrency;  efficiency = ideal / measured wall time
+//   CPU ms per call = process CPU time during the call phase / calls
+// treebench's own cost is printed as the difference to the floor (CPU) and the ratio of
+// efficiencies. Each piece runs in its own process (so its CPU and peak RSS are its own), and the
+// pieces are interleaved: floor, vector, node-list at each concurrency.
+//
+//   npm run bench:http                          2,000 calls, 100 ms, concurrency 16 and 64
+//   npm run bench:http -- --calls 500 --concurrency 8,32
+//   npm run bench:http -- --large               also vector at 2,000 and 20,000 questions (RSS flat?)
+import { spawn, execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    calls: { type: 'string', default: '2000' },
+    latency: { type: 'string', default: '100' },
+    concurrency: { type: 'string', default: '16,64' },
+    large: { type: 'boolean', default: false },
+    /** Another checkout (e.g. `git archive <commit> | tar -x -C dir`, node_modules linked): its runner is measured too. */
+    before: { type: 'string' },
+  },
+});
+const calls = Number(values.calls);
+const latency = Number(values.latency);
+const levels = values.concurrency!.split(',').map(Number);
+const beforeDir = values.before ? resolve(values.before) : null;
+if (beforeDir) mkdirSync(join(beforeDir, 'bench/http'), { recursive: true });
+
+interface Piece {
+  calls: number;
+  wallMs: number;
+  cpuMs: number;
+  maxRssMb: number;
+  callRssMb: number;
+  errors: number;
+  /** TCP connections the piece opened to the server (keep-alive reuse: ≈ concurrency). */
+  sockets?: number;
+  records?: number;
+}
+
+const server = spawn(process.execPath, ['bin/run-ts.mjs', 'test/bench/loopback-openai-server.ts', '--latency', String(latency)], { stdio: ['ignore', 'pipe', 'inherit'] });
+const port: number = await new Promise((resolve, reject) => {
+  server.stdout.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port));
+  server.once('exit', (code) => reject(new Error(`loopback server exited (${code})`)));
+});
+
+async function connections(): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${port}/stats`);
+  return ((await res.json()) as { connections: number }).connections - 1; // not counting this request's own
+}
+
+async function piece(args: string[], cwd = process.cwd()): Promise<Piece> {
+  const before = await connections();
+  if (cwd !== process.cwd()) copyFileSync('bench/http/worker.ts', join(cwd, 'bench/http/worker.ts'));
+  const out = execFileSync(process.execPath, ['bin/run-ts.mjs', 'bench/http/worker.ts', '--port', String(port), ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const p = JSON.parse(out.trim().split('\n').pop()!) as Piece;
+  p.sockets = (await connections()) - before;
+  return p;
+}
+
+const eff = (p: Piece, c: number) => (p.calls * latency) / c / p.wallMs;
+const row = (label: string, p: Piece, c: number, floor?: Piece) => {
+  const e = eff(p, c);
+  const cpu = p.cpuMs / p.calls;
+  const cells = [
+    label.padEnd(22),
+    String(p.calls).padStart(6),
+    `${(p.wallMs / 1000).toFixed(2)} s`.padStart(9),
+    `${((p.calls * latency) / c / 1000).toFixed(2)} s`.padStart(9),
+    e.toFixed(3).padStart(6),
+    `${cpu.toFixed(2)}`.padStart(6),
+    `${p.callRssMb.toFixed(0)}/${p.maxRssMb.toFixed(0)} MB`.padStart(12),
+    String(p.sockets ?? '').padStart(7),
+  ];
+  if (floor) {
+    const fe = eff(floor, c);
+    cells.push(`${(e / fe).toFixed(2)}×`.padStart(7), `${(cpu - floor.cpuMs / floor.calls >= 0 ? '+' : '')}${(cpu - floor.cpuMs / floor.calls).toFixed(2)} ms`.padStart(10));
+  }
+  if (p.errors) cells.push(`errors ${p.errors}`);
+  console.log('  ' + cells.join(' '));
+};
+
+try {
+  console.log(`HTTP harness efficiency: loopback OpenAI-compatible server, ${latency} ms per chat call, ${calls} calls per piece`);
+  console.log(`  ${'piece'.padEnd(22)} ${'calls'.padStart(6)} ${'wall'.padStart(9)} ${'ideal'.padStart(9)} ${'eff'.padStart(6)} ${'CPU/call'.padStart(6)} ${'RSS calls/peak'.padStart(12)} ${'sockets'.padStart(7)} ${'eff/floor'.padStart(7)} ${'CPU - floor'.padStart(10)}`);
+  for (const c of levels) {
+    console.log(`  concurrency ${c}`);
+    const floor = await piece(['--mode', 'sdk', '--concurrency', String(c), '--calls', String(calls)]);
+    row('openai SDK + p-limit (floor)', floor, c);
+    const vector = await piece(['--mode', 'vector', '--concurrency', String(c), '--questions', String(calls)]);
+    row('treebench vector', vector, c, floor);
+    if (beforeDir) row('before: vector', await piece(['--mode', 'vector', '--concurrency', String(c), '--questions', String(calls)], beforeDir), c, floor);
+    // node-list makes two calls per question (select nodes, answer): the same number of calls as
+    // the issue's figure (4,000 for 2,000 questions) needs `calls` questions.
+    const nodeList = await piece(['--mode', 'node-list', '--concurrency', String(c), '--questions', String(calls)]);
+    const floor2 = await piece(['--mode', 'sdk', '--concurrency', String(c), '--calls', String(nodeList.calls)]);
+    row(`openai SDK floor (${nodeList.calls})`, floor2, c);
+    row('treebench node-list', nodeList, c, floor2);
+    if (beforeDir) row('before: node-list', await piece(['--mode', 'node-list', '--concurrency', String(c), '--questions', String(calls)], beforeDir), c, floor2);
+  }
+  if (values.large) {
+    const c = levels[levels.length - 1];
+    console.log(`  memory against run size (vector, concurrency ${c})`);
+    for (const n of [2000, 20000]) row(`vector ${n} questions`, await piece(['--mode', 'vector', '--concurrency', String(c), '--questions', String(n)]), c);
+  }
+  console.log('  targets: efficiency ≥ 0.9 at c=16 and ≥ 0.8 at c=64; treebench CPU above the floor ≤ 1.5 ms per call; peak RSS ≤ 200 MB');
+  console.log('  sockets: TCP connections opened to the server by the piece (keep-alive: about the concurrency, not the calls)');
+  console.log('  RSS calls/peak: highest RSS sampled while calls were in flight / process peak (index build and summary bootstrap included)');
+} finally {
+  server.kill();
+}

@@ -1,0 +1,143 @@
+// One measured piece of the HTTP efficiency benchmark, in its own process so its CPU time and
+// peak RSS are its own. Prints one JSON line: { calls, wallMs, cpuMs, maxRssMb, errors }.
+//
+//   --mode sdk        the floor: the openai SDK + p-limit alone, `--calls` chat calls
+//   --mode vector|node-list   treebench's runner over the sample questions cycled to `--questions`
+// Wall and CPU time cover the call phase only: from the first request to the last reply.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import OpenAI from 'openai';
+import pLimit from 'p-limit';
+import { validateConfig, type LoadedConfig } from '../../harness/config.ts';
+import { runBenchmark } from '../../harness/runner.ts';
+import { createProvider } from '../../harness/providers/registry.ts';
+import { loadBenchmarkData } from '../../datasets/registry.ts';
+import type { ChatProvider } from '../../harness/types.ts';
+
+const { values } = parseArgs({
+  options: {
+    mode: { type: 'string', default: 'sdk' },
+    port: { type: 'string' },
+    concurrency: { type: 'string', default: '16' },
+    calls: { type: 'string', default: '2000' },
+    questions: { type: 'string', default: '2000' },
+  },
+});
+const baseURL = `http://127.0.0.1:${values.port}/v1`;
+const concurrency = Number(values.concurrency);
+
+interface Result {
+  calls: number;
+  wallMs: number;
+  cpuMs: number;
+  /** Process peak RSS (includes index build and the summary's bootstrap after the calls). */
+  maxRssMb: number;
+  /** Highest RSS sampled (every 50 ms) while calls were in flight. */
+  callRssMb: number;
+  errors: number;
+  records?: number;
+}
+
+let callRss = 0;
+let sampler: NodeJS.Timeout | null = null;
+const startSampling = () => {
+  sampler = setInterval(() => (callRss = Math.max(callRss, process.memoryUsage.rss())), 50);
+};
+const stopSampling = () => {
+  if (sampler) clearInterval(sampler);
+  callRss = Math.max(callRss, process.memoryUsage.rss());
+};
+
+const cpuNow = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
+async function sdkFloor(): Promise<Result> {
+  const client = new OpenAI({ apiKey: 'no-key-needed', baseURL, maxRetries: 0 });
+  const limit = pLimit(concurrency);
+  const n = Number(values.calls);
+  let errors = 0;
+  const t0 = performance.now();
+  const c0 = cpuNow();
+  startSampling();
+  await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      limit(() =>
+        client.chat.completions
+          .create({ model: 'loopback', messages: [{ role: 'user', content: `question ${i}: what does the loopback server say?` }], max_tokens: 64 })
+          .catch(() => void errors++),
+      ),
+    ),
+  );
+  const wallMs = performance.now() - t0;
+  const cpuMs = cpuNow() - c0;
+  stopSampling();
+  return { calls: n, wallMs, cpuMs, maxRssMb: process.resourceUsage().maxRSS / 1024, callRssMb: callRss / 2 ** 20, errors };
+}
+
+async function harness(strategy: string): Promise<Result> {
+  const raw = {
+    name: 'bench-http',
+    dataset: { format: 'sample' },
+    model: { provider: 'openai', model: 'loopback', baseURL, priceAs: 'gpt-4o-mini' },
+    strategies: [strategy],
+    run: { concurrency, seed: 1 },
+  };
+  const { config, strategies } = validateConfig(raw);
+  const loaded: LoadedConfig = { path: 'bench/http/worker.ts', baseDir: process.cwd(), raw: JSON.stringify(raw), config, strategies };
+  const data = await loadBenchmarkData(config, process.cwd());
+  const n = Number(values.questions);
+  const questions = Array.from({ length: n }, (_, i) => {
+    const q = data.questions[i % data.questions.length];
+    return { ...q, id: `${q.id}#${Math.floor(i / data.questions.length)}` };
+  });
+  // The configured provider, wrapped only to note when the first call starts and the last ends.
+  const real = createProvider(config.model);
+  let t0 = 0;
+  let c0 = 0;
+  let tEnd = 0;
+  let cEnd = 0;
+  const provider: ChatProvider = Object.assign(Object.create(Object.getPrototypeOf(real)), real, {
+    chat: async (...args: Parameters<ChatProvider['chat']>) => {
+      if (!t0) {
+        t0 = performance.now();
+        c0 = cpuNow();
+        startSampling();
+      }
+      return real.chat(...args);
+    },
+  });
+  const outDir = mkdtempSync(join(tmpdir(), 'treebench-bench-http-'));
+  try {
+    const outcome = await runBenchmark({
+      loaded,
+      data: { ...data, questions },
+      outDir,
+      provider,
+      onProgress: (p) => {
+        if (p.phase === 'run' && p.done === p.total) {
+          tEnd = performance.now();
+          cEnd = cpuNow();
+          stopSampling();
+          const g = (globalThis as { gc?: () => void }).gc;
+          if (g && process.env.BENCH_HEAP) {
+            g();
+            process.stderr.write(`live heap after the last record: ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(1)} MB\n`);
+          }
+        }
+      },
+    });
+    const calls = outcome.summary.strategies.reduce((s, x) => s + x.callsPerQuestion * x.records, 0);
+    const errors = outcome.summary.strategies.reduce((s, x) => s + x.errors, 0);
+    return { calls: Math.round(calls), wallMs: tEnd - t0, cpuMs: cEnd - c0, maxRssMb: process.resourceUsage().maxRSS / 1024, callRssMb: callRss / 2 ** 20, errors, records: n };
+  } finally {
+    if (process.env.KEEP_BENCH_RUN) process.stderr.write(`kept ${outDir}\n`);
+    else rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+const result = values.mode === 'sdk' ? await sdkFloor() : await harness(values.mode!);
+process.stdout.write(JSON.stringify(result) + '\n');

@@ -1,0 +1,29 @@
+// `npm run bench`: runs every `bench:*` script of package.json in turn (each prints its figures
+// as ratios to an ideal measured in the same run) and says which failed.
+//
+//   npm run bench                 every piece at its default size
+//   npm run bench -- --large      pieces that know --large also run their large part (1M chunks,
+//                                 20,000 questions): several more minutes and ~8 GB of memory
+//   npm run bench -- --only http,search
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({ options: { large: { type: 'boolean', default: false }, only: { type: 'string' } } });
+/** Pieces that accept --large. */
+const LARGE = new Set(['bench:http', 'bench:search']);
+
+const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+const only = values.only ? new Set(values.only.split(',').map((s) => (s.startsWith('bench:') ? s : `bench:${s}`))) : null;
+const pieces = Object.keys(scripts).filter((s) => s.startsWith('bench:') && (!only || only.has(s)));
+const failed: string[] = [];
+for (const name of pieces) {
+  console.log(`\n=== npm run ${name}${values.large && LARGE.has(name) ? ' -- --large' : ''}`);
+  const args = ['run', '--silent', name, ...(values.large && LARGE.has(name) ? ['--', '--large'] : [])];
+  const r = spawnSync('npm', args, { stdio: 'inherit' });
+  if (r.status !== 0) failed.push(`${name} (exit ${r.status ?? r.signal})`);
+}
+if (failed.length) {
+  console.error(`\nfailed: ${failed.join(', ')}`);
+  process.exit(1);
+}

@@ -1,0 +1,105 @@
+// The second run of a config: with the embedding cache, embedding should cost ~0 (ideal: 0 ms,
+// 0 embed calls). Each config runs twice with a fresh cache folder (first run fills it), the
+// offline reasoner and a few questions; printed per run: data loading (document extraction —
+// PDFs have their own ingestion cache, issue 7), chunking, embedding + indexing, embed calls and
+// chunks served from the cache.
+//
+//   npm run bench:second-run                      aws-docs and financebench (quickstart if absent)
+//   npm run bench:second-run -- --configs configs/quickstart.yaml
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig, validateConfig, type LoadedConfig } from '../harness/config.ts';
+import { runBenchmark } from '../harness/runner.ts';
+import { loadBenchmarkData } from '../datasets/registry.ts';
+
+const { values } = parseArgs({
+  options: {
+    configs: { type: 'string' },
+    questions: { type: 'string', default: '3' },
+    child: { type: 'string' },
+    cache: { type: 'string' },
+    out: { type: 'string' },
+    embedder: { type: 'string' },
+  },
+});
+
+interface Round {
+  loadMs: number;
+  chunkMs: number;
+  embedMs: number;
+  embedCalls: number;
+  cached: number;
+  chunks: number;
+  embedder: string;
+}
+
+/** One run of `path` with the cache in `cacheDir` (in a child process: nothing carries over in memory). */
+async function round(path: string, cacheDir: string, outDir: string): Promise<Round> {
+  const base = loadConfig(path);
+  // Same config, one vector strategy (indexing is what is measured), cache under a temp folder.
+  const raw = {
+    ...JSON.parse(JSON.stringify(base.config)),
+    ...(values.embedder ? { embedder: values.embedder } : {}),
+    strategies: ['vector'],
+    model: { provider: 'offline' },
+    index: { ...base.config.index, cache: { enabled: true, dir: cacheDir } },
+  };
+  const { config, strategies } = validateConfig(raw);
+  const loaded: LoadedConfig = { ...base, raw: JSON.stringify(raw), config, strategies };
+  const t0 = performance.now();
+  const data = await loadBenchmarkData(config, base.baseDir);
+  const loadMs = performance.now() - t0;
+  const outcome = await runBenchmark({ loaded, data: { ...data, questions: data.questions.slice(0, Number(values.questions)) }, outDir });
+  const ix = outcome.manifest.index as { ms: number; chunkMs?: number; embedCalls: number; cachedChunks?: number; chunks: number };
+  return { loadMs, chunkMs: ix.chunkMs ?? 0, embedMs: ix.ms - (ix.chunkMs ?? 0), embedCalls: ix.embedCalls, cached: ix.cachedChunks ?? 0, chunks: ix.chunks, embedder: config.embedder };
+}
+
+if (values.child) {
+  process.stdout.write(JSON.stringify(await round(values.child, values.cache!, values.out!)) + '\n');
+} else {
+  const wanted = values.configs ? values.configs.split(',') : ['configs/aws-docs.yaml', 'configs/financebench.yaml'];
+  const configs = wanted.filter((c) => existsSync(c));
+  if (!configs.length) configs.push('configs/quickstart.yaml');
+  console.log('second run of a config (embedding cache; each run in its own process): ideal second-run embedding = 0 ms, 0 calls');
+  // The same first config once more with an `openai:` embedder against the loopback server (20 ms
+  // per request): the case the cache is for, where every embedding is a paid request.
+  const server = spawn(process.execPath, ['bin/run-ts.mjs', 'test/bench/loopback-openai-server.ts', '--latency', '20'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port: number = await new Promise((resolve, reject) => {
+    server.stdout.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port));
+    server.once('exit', (code) => reject(new Error(`loopback server exited (${code})`)));
+  });
+  const requests = async () => ((await (await fetch(`http://127.0.0.1:${port}/stats`)).json()) as { embeddingRequests: number }).embeddingRequests;
+  const cases: Array<{ path: string; embedder?: string }> = [...configs.map((path) => ({ path })), { path: configs[0], embedder: 'openai:loopback-embed' }];
+  for (const { path, embedder } of cases) {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'treebench-bench-emb-'));
+    const outDir = mkdtempSync(join(tmpdir(), 'treebench-bench-runs-'));
+    try {
+      const runs: Array<Round & { requests: number }> = [];
+      for (let i = 0; i < 2; i++) {
+        const before = await requests();
+        const args = ['bin/run-ts.mjs', 'bench/second-run.ts', '--child', path, '--cache', cacheDir, '--out', outDir, '--questions', values.questions!, ...(embedder ? ['--embedder', embedder] : [])];
+        const out = execFileSync(process.execPath, args, {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'inherit'],
+          env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
+        });
+        runs.push({ ...(JSON.parse(out.trim().split('\n').pop()!) as Round), requests: (await requests()) - before });
+      }
+      const [a, b] = runs;
+      console.log(`  ${path} (${a.chunks} chunks, embedder ${a.embedder})${embedder ? `: embedding requests to the server ${a.requests}, then ${b.requests}` : ''}`);
+      for (const [label, r] of [['first run ', a], ['second run', b]] as const) {
+        console.log(
+          `    ${label}  load/extract ${(r.loadMs / 1000).toFixed(2)} s  chunking ${(r.chunkMs / 1000).toFixed(2)} s  embedding+index ${(r.embedMs / 1000).toFixed(2)} s  embed calls ${r.embedCalls}  chunks from cache ${r.cached}`,
+        );
+      }
+      console.log(`    second/first: embedding+index ${(b.embedMs / a.embedMs).toFixed(3)}, embed calls ${b.embedCalls}/${a.embedCalls}`);
+    } finally {
+      rmSync(cacheDir, { recursive: true, force: true });
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  }
+  server.kill();
+}

@@ -1,0 +1,158 @@
+// On-disk embedding cache: chunk vectors keyed by (embedder cache key, SHA-256 of the chunk text),
+// under `.treebench/embeddings/<key digest>/`. A second run of a config embeds nothing (and pays
+// nothing for `openai:` embedders); a changed document re-embeds only the chunks whose text changed.
+//
+// Layout: one folder per embedder key (id + options that shape the vectors, never secrets), with a
+// `key.json` saying which key it is, and append-only "pack" files. Each run that embedded anything
+// writes new packs (temporary file, then rename, so a pack is whole or absent); nothing is rewritten
+// in place. Entry format, little-endian:
+//   32 bytes  SHA-256 of the chunk text
+//   u32       dim
+//   u32       nnz: 0xFFFFFFFF = dense (dim × f32 follow), else nnz × u32 indices then nnz × f32 values
+// Sparse entries keep feature-hashed vectors (mostly zeros) small. Packs are indexed on open and
+// entries read on demand by position, so a large cache is not held in memory.
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, writeFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const MAGIC = Buffer.from('TBEMB1\n\0', 'latin1');
+const DENSE = 0xffffffff;
+/** Buffered new entries are written as a pack once they reach this many bytes. */
+const PACK_BYTES = 32 * 1024 * 1024;
+
+export const textHash = (text: string): Buffer => createHash('sha256').update(text).digest();
+
+interface Location {
+  fd: number;
+  offset: number;
+  length: number;
+}
+
+export interface EmbeddingCacheStats {
+  hits: number;
+  misses: number;
+  /** Entries written by this process. */
+  written: number;
+}
+
+export class EmbeddingCache {
+  readonly stats: EmbeddingCacheStats = { hits: 0, misses: 0, written: 0 };
+  private readonly index = new Map<string, Location>();
+  private readonly fds: number[] = [];
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
+
+  private constructor(readonly dir: string) {}
+
+  /** Opens (creating if needed) the cache folder of one embedder key inside `root`. */
+  static open(root: string, embedderKey: string): EmbeddingCache {
+    const digest = createHash('sha256').update(embedderKey).digest('hex').slice(0, 32);
+    const dir = join(root, digest);
+    mkdirSync(dir, { recursive: true });
+    const keyFile = join(dir, 'key.json');
+    if (!existsSync(keyFile)) atomicWrite(keyFile, JSON.stringify({ embedder: embedderKey }) + '\n');
+    const cache = new EmbeddingCache(dir);
+    for (const name of readdirSync(dir).filter((f) => f.endsWith('.pack')).sort()) cache.indexPack(join(dir, name));
+    return cache;
+  }
+
+  get entries(): number {
+    return this.index.size;
+  }
+
+  /** Reads a pack's entry headers; a pack that is not ours or cut short is skipped up to the damage. */
+  private indexPack(path: string): void {
+    const fd = openSync(path, 'r');
+    this.fds.push(fd);
+    const size = statSync(path).size;
+    const head = Buffer.alloc(40);
+    if (size < MAGIC.length || readSync(fd, head, 0, MAGIC.length, 0) !== MAGIC.length || !head.subarray(0, MAGIC.length).equals(MAGIC)) return;
+    let pos = MAGIC.length;
+    while (pos + 40 <= size) {
+      readSync(fd, head, 0, 40, pos);
+      const dim = head.readUInt32LE(32);
+      const nnz = head.readUInt32LE(36);
+      const length = 40 + (nnz === DENSE ? dim * 4 : nnz * 8);
+      if (pos + length > size) break;
+      this.index.set(head.toString('hex', 0, 32), { fd, offset: pos, length });
+      pos += length;
+    }
+  }
+
+  /** The cached vector of a chunk text hash, or undefined. */
+  get(hash: Buffer): Float32Array | undefined {
+    const loc = this.index.get(hash.toString('hex'));
+    if (!loc) {
+      this.stats.misses++;
+      return undefined;
+    }
+    const buf = Buffer.allocUnsafe(loc.length);
+    readSync(loc.fd, buf, 0, loc.length, loc.offset);
+    const dim = buf.readUInt32LE(32);
+    const nnz = buf.readUInt32LE(36);
+    const v = new Float32Array(dim);
+    if (nnz === DENSE) {
+      for (let j = 0; j < dim; j++) v[j] = buf.readFloatLE(40 + 4 * j);
+    } else {
+      const valuesAt = 40 + 4 * nnz;
+      for (let k = 0; k < nnz; k++) v[buf.readUInt32LE(40 + 4 * k)] = buf.readFloatLE(valuesAt + 4 * k);
+    }
+    this.stats.hits++;
+    return v;
+  }
+
+  /** Queues a vector for the next pack (written by flush, or when enough has queued). */
+  put(hash: Buffer, v: Float32Array): void {
+    let nnz = 0;
+    for (let j = 0; j < v.length; j++) if (v[j] !== 0) nnz++;
+    const sparse = nnz * 2 < v.length;
+    const buf = Buffer.allocUnsafe(40 + (sparse ? nnz * 8 : v.length * 4));
+    hash.copy(buf, 0, 0, 32);
+    buf.writeUInt32LE(v.length, 32);
+    buf.writeUInt32LE(sparse ? nnz : DENSE, 36);
+    if (sparse) {
+      let k = 0;
+      for (let j = 0; j < v.length; j++) {
+        if (v[j] === 0) continue;
+        buf.writeUInt32LE(j, 40 + 4 * k);
+        buf.writeFloatLE(v[j], 40 + 4 * nnz + 4 * k);
+        k++;
+      }
+    } else {
+      for (let j = 0; j < v.length; j++) buf.writeFloatLE(v[j], 40 + 4 * j);
+    }
+    this.pending.push(buf);
+    this.pendingBytes += buf.length;
+    this.stats.written++;
+    if (this.pendingBytes >= PACK_BYTES) this.flush();
+  }
+
+  /** Writes queued entries as a new pack (atomically) and makes them readable. */
+  flush(): void {
+    if (!this.pending.length) return;
+    const name = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${randomBytes(4).toString('hex')}.pack`;
+    const path = join(this.dir, name);
+    atomicWrite(path, Buffer.concat([MAGIC, ...this.pending]));
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.indexPack(path);
+  }
+
+  /** Flushes and releases the pack files. */
+  close(): void {
+    this.flush();
+    for (const fd of this.fds.splice(0)) closeSync(fd);
+    this.index.clear();
+  }
+}
+
+function atomicWrite(path: string, data: string | Buffer): void {
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, path);
+}
+
+/** Reads a cache folder's key.json (for tooling and tests). */
+export function cacheKeyOf(dir: string): string {
+  return (JSON.parse(readFileSync(join(dir, 'key.json'), 'utf8')) as { embedder: string }).embedder;
+}

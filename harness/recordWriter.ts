@@ -1,0 +1,93 @@
+// The run's record writer: each finished record is serialised once (JSON, secrets redacted) and
+// queued; queued lines are appended to records.jsonl in the order they were queued, by one write
+// at a time off the event loop, so model calls keep flowing while the disk works. Lines queued
+// while a write is in flight go out together in the next write. Nothing is ever rewritten in
+// place: the file only grows. `flush()` resolves once every queued line is on disk (the runner
+// awaits it before the summary); a failed write is reported by the next append or flush.
+//
+// Also here: what a summary needs of a record (`summaryRecord`), so a run holds compact summary
+// rows, not every full record with its call log and trace, in memory.
+import { open, type FileHandle } from 'node:fs/promises';
+import { redactSecrets } from './secrets.ts';
+import type { CallLog, RunRecord } from './types.ts';
+
+export class RecordWriter {
+  private queue: string[] = [];
+  private inFlight: Promise<void> | null = null;
+  private handle: Promise<FileHandle> | null = null;
+  private failure: Error | null = null;
+  /** Records queued so far (written or not). */
+  appended = 0;
+
+  constructor(readonly path: string) {}
+
+  /** Serialises `record` now and queues it behind every record queued before it. */
+  append(record: RunRecord): void {
+    if (this.failure) throw this.failure;
+    this.queue.push(redactSecrets(JSON.stringify(record)) + '\n');
+    this.appended++;
+    if (!this.inFlight) this.inFlight = this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      this.handle ??= open(this.path, 'a');
+      const fh = await this.handle;
+      while (this.queue.length) {
+        const batch = this.queue.join('');
+        this.queue = [];
+        await fh.write(batch);
+      }
+    } catch (err) {
+      this.failure = new Error(`cannot append to ${this.path}: ${(err as Error).message}`);
+    } finally {
+      this.inFlight = null;
+    }
+  }
+
+  /** Resolves when every record queued so far is written; rejects if a write failed. */
+  async flush(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+    if (this.queue.length) {
+      this.inFlight = this.drain();
+      await this.inFlight;
+    }
+    if (this.failure) throw this.failure;
+  }
+
+  /** Flushes and closes the file. */
+  async close(): Promise<void> {
+    try {
+      await this.flush();
+    } finally {
+      const h = this.handle;
+      this.handle = null;
+      if (h) await (await h).close();
+    }
+  }
+}
+
+/**
+ * The fields summaries, intervals and gates read, without the heavy parts (trace, evidence, the
+ * question and answer texts; the call log cut to its `cached` flags): what the runner keeps in
+ * memory per record.
+ */
+export function summaryRecord(r: RunRecord): RunRecord {
+  return {
+    ...r,
+    question: '',
+    answer: '',
+    evidence: [],
+    trace: [],
+    callLog: r.callLog.map((c) => STAND_INS[c.kind]?.[c.cached ? 1 : 0] ?? standIn(c.kind, c.cached)),
+  };
+}
+
+// Summary rows share these call-log stand-ins (per kind, not cached / cached): summaries only
+// count calls and cached calls, so no call keeps an object of its own.
+const standIn = (kind: CallLog['kind'], cached: boolean): CallLog =>
+  Object.freeze({ kind, model: '', inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached, retries: 0 });
+const STAND_INS: Partial<Record<CallLog['kind'], [CallLog, CallLog]>> = {
+  chat: [standIn('chat', false), standIn('chat', true)],
+  embed: [standIn('embed', false), standIn('embed', true)],
+};

@@ -1,0 +1,252 @@
+// Where the chunk vectors of a value index live, and the exact search over them.
+//
+// Two layouts, chosen from the vectors themselves (not from the embedder's name):
+//  - DenseStore: one contiguous Float32Array of n × dim (no per-vector objects for the GC to walk).
+//  - SparseStore: an inverted index, one posting list (chunk ids + weights) per dimension. Feature-
+//    hashed vectors (the hash embedder) are mostly zeros and a query has only a few non-zero
+//    dimensions, so a query touches a small share of the postings instead of n × dim floats.
+//
+// The sparse store computes every score exactly as the old full scan did: the sum, in ascending
+// dimension order, of float32 × float32 products accumulated in a double. Terms where either side
+// is zero add ±0 and change nothing, so skipping them gives bit-identical scores and identical
+// rankings (the shipped configs all use the hash embedder, hence this layout). The dense scan
+// sums in four interleaved partial sums for speed: the same products in double precision, added
+// in another order, so a score may differ from the old one in its last bits (about 1e-16).
+import { TopK } from './topK.ts';
+
+/** Half-open chunk-id ranges [start, end), sorted and disjoint; null = every chunk. */
+export type Ranges = Int32Array | null;
+
+export interface VectorStore {
+  readonly kind: 'dense' | 'sparse';
+  readonly dim: number;
+  readonly size: number;
+  /** Bytes held by the vectors (and postings). */
+  readonly bytes: number;
+  /** Appends the next chunk's vector (chunk ids are assigned in call order). */
+  add(v: Float32Array): void;
+  /** Trims spare capacity once every vector is in. */
+  finish(): void;
+  /** Feeds every chunk within `ranges` with a score > 0 into `top`. */
+  searchExact(query: Float32Array, top: TopK, ranges: Ranges): void;
+  /** Exact score of one chunk. */
+  score(query: Float32Array, id: number): number;
+}
+
+export function inRanges(ranges: Int32Array, id: number): boolean {
+  // Binary search over the range starts; ranges are few (one per selected document) so this is cheap.
+  let lo = 0;
+  let hi = ranges.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (id < ranges[2 * mid]) hi = mid - 1;
+    else if (id >= ranges[2 * mid + 1]) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+export class DenseStore implements VectorStore {
+  readonly kind = 'dense';
+  private data: Float32Array;
+  size = 0;
+
+  constructor(
+    readonly dim: number,
+    capacity: number,
+  ) {
+    this.data = new Float32Array(Math.max(1, capacity) * dim);
+  }
+
+  get bytes(): number {
+    return this.data.byteLength;
+  }
+
+  /** The contiguous vectors (n × dim), for building an approximate index over them. */
+  get matrix(): Float32Array {
+    return this.data.subarray(0, this.size * this.dim);
+  }
+
+  add(v: Float32Array): void {
+    if (v.length !== this.dim) throw new Error(`vector dimensions differ: ${v.length} vs ${this.dim}`);
+    if ((this.size + 1) * this.dim > this.data.length) {
+      const grown = new Float32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data.set(v, this.size * this.dim);
+    this.size++;
+  }
+
+  finish(): void {
+    if (this.data.length > this.size * this.dim) this.data = this.data.slice(0, Math.max(1, this.size) * this.dim);
+  }
+
+  score(query: Float32Array, id: number): number {
+    return dot4(this.data, id * this.dim, query, this.dim);
+  }
+
+  searchExact(query: Float32Array, top: TopK, ranges: Ranges): void {
+    if (this.size === 0) return; // an empty index (its dimension may not even be known)
+    if (query.length !== this.dim) throw new Error(`vector dimensions differ: ${query.length} vs ${this.dim}`);
+    if (!ranges) return this.scan(query, top, 0, this.size);
+    for (let r = 0; r < ranges.length; r += 2) this.scan(query, top, ranges[r], Math.min(ranges[r + 1], this.size));
+  }
+
+  private scan(query: Float32Array, top: TopK, from: number, to: number): void {
+    const { data, dim } = this;
+    for (let i = from; i < to; i++) {
+      const dot = dot4(data, i * dim, query, dim);
+      if (dot > 0) top.push(dot, i);
+    }
+  }
+}
+
+/**
+ * Dot product of data[o .. o+dim) with the query, in four partial sums: one running sum is bound
+ * by the latency of each add; four keep the scan near memory speed. Every dense score (scan and
+ * re-scoring) goes through here, so the same chunk always gets the same score.
+ */
+function dot4(data: Float32Array, o: number, query: Float32Array, dim: number): number {
+  const tail = dim % 4;
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let j = 0;
+  for (; j < dim - tail; j += 4) {
+    a += data[o + j] * query[j];
+    b += data[o + j + 1] * query[j + 1];
+    c += data[o + j + 2] * query[j + 2];
+    d += data[o + j + 3] * query[j + 3];
+  }
+  for (; j < dim; j++) a += data[o + j] * query[j];
+  return a + b + (c + d);
+}
+
+/** Growable posting list of one dimension. */
+interface Postings {
+  ids: Int32Array;
+  vals: Float32Array;
+  len: number;
+}
+
+export class SparseStore implements VectorStore {
+  readonly kind = 'sparse';
+  size = 0;
+  private readonly postings: Postings[];
+  // Per-query scratch, reused: accumulators, an epoch mark per chunk, the list of touched chunks.
+  private acc = new Float64Array(0);
+  private mark = new Uint32Array(0);
+  private touched = new Int32Array(0);
+  private epoch = 0;
+
+  constructor(readonly dim: number) {
+    this.postings = Array.from({ length: dim }, () => ({ ids: new Int32Array(0), vals: new Float32Array(0), len: 0 }));
+  }
+
+  get bytes(): number {
+    let n = 0;
+    for (const p of this.postings) n += p.ids.byteLength + p.vals.byteLength;
+    return n + this.acc.byteLength + this.mark.byteLength + this.touched.byteLength;
+  }
+
+  /** Non-zero weights stored. */
+  get nonZeros(): number {
+    let n = 0;
+    for (const p of this.postings) n += p.len;
+    return n;
+  }
+
+  add(v: Float32Array): void {
+    if (v.length !== this.dim) throw new Error(`vector dimensions differ: ${v.length} vs ${this.dim}`);
+    const id = this.size++;
+    for (let j = 0; j < v.length; j++) {
+      const x = v[j];
+      if (x === 0) continue;
+      const p = this.postings[j];
+      if (p.len === p.ids.length) {
+        const cap = Math.max(16, p.len * 2);
+        const ids = new Int32Array(cap);
+        ids.set(p.ids);
+        const vals = new Float32Array(cap);
+        vals.set(p.vals);
+        p.ids = ids;
+        p.vals = vals;
+      }
+      p.ids[p.len] = id;
+      p.vals[p.len] = x;
+      p.len++;
+    }
+  }
+
+  finish(): void {
+    for (const p of this.postings) {
+      if (p.ids.length > p.len) {
+        p.ids = p.ids.slice(0, p.len);
+        p.vals = p.vals.slice(0, p.len);
+      }
+    }
+  }
+
+  score(query: Float32Array, id: number): number {
+    let dot = 0;
+    for (let j = 0; j < this.dim; j++) {
+      const q = query[j];
+      if (q === 0) continue;
+      const p = this.postings[j];
+      const k = lowerBound(p.ids, p.len, id);
+      if (k < p.len && p.ids[k] === id) dot += p.vals[k] * q;
+    }
+    return dot;
+  }
+
+  searchExact(query: Float32Array, top: TopK, ranges: Ranges): void {
+    if (this.size === 0) return; // an empty index (its dimension may not even be known)
+    if (query.length !== this.dim) throw new Error(`vector dimensions differ: ${query.length} vs ${this.dim}`);
+    if (this.acc.length < this.size) {
+      this.acc = new Float64Array(this.size);
+      this.mark = new Uint32Array(this.size);
+      this.touched = new Int32Array(this.size);
+      this.epoch = 0;
+    }
+    const { acc, mark, touched } = this;
+    if (++this.epoch === 0xffffffff) {
+      mark.fill(0);
+      this.epoch = 1;
+    }
+    const epoch = this.epoch;
+    let t = 0;
+    // Ascending dimension order: each chunk's sum is formed in the same order as a dense scan.
+    for (let j = 0; j < this.dim; j++) {
+      const q = query[j];
+      if (q === 0) continue;
+      const { ids, vals, len } = this.postings[j];
+      for (let k = 0; k < len; k++) {
+        const i = ids[k];
+        if (mark[i] !== epoch) {
+          mark[i] = epoch;
+          acc[i] = 0;
+          touched[t++] = i;
+        }
+        acc[i] += vals[k] * q;
+      }
+    }
+    for (let k = 0; k < t; k++) {
+      const i = touched[k];
+      const s = acc[i];
+      if (s > 0 && s >= top.threshold && (!ranges || inRanges(ranges, i))) top.push(s, i);
+    }
+  }
+}
+
+function lowerBound(a: Int32Array, len: number, x: number): number {
+  let lo = 0;
+  let hi = len;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

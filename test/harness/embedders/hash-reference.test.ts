@@ -1,0 +1,51 @@
+// The hash embedder's fast path (numeric feature keys, per-word memo, cached hashes and IDF)
+// against its definition written out with feature strings, as it was before issue 14.
+import { describe, expect, it } from 'vitest';
+import { HashEmbedder, fnv1a, hashFeatures } from '../../../harness/embedders/hash.ts';
+import { l2normalize } from '../../../harness/embedders/vector.ts';
+import { loadBenchmarkData } from '../../../datasets/registry.ts';
+import { validateConfig } from '../../../harness/config.ts';
+import { ValueIndex } from '../../../harness/valueIndex.ts';
+
+function fmix32(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+function reference(fitTexts: string[], dim = 1024, bw = 0.5) {
+  const df = new Map<string, number>();
+  for (const t of fitTexts) for (const f of hashFeatures(t).keys()) df.set(f, (df.get(f) ?? 0) + 1);
+  const idf = (f: string) => Math.log((fitTexts.length + 1) / ((df.get(f) ?? 0) + 1)) + 1;
+  return (text: string) => {
+    const v = new Float32Array(dim);
+    for (const [f, count] of hashFeatures(text)) {
+      const w = (1 + Math.log(count)) * idf(f) * (f.startsWith('b:') ? bw : 1);
+      if (w === 0) continue;
+      const h = fmix32(fnv1a(f));
+      v[h % dim] += h & 0x80000000 ? -w : w;
+    }
+    return l2normalize(v);
+  };
+}
+
+describe('hash embedder fast path', () => {
+  it('gives bit-identical vectors to the string definition (sample corpus, questions, awkward text)', async () => {
+    const { config } = validateConfig({ name: 't', dataset: { format: 'sample' }, strategies: ['vector'] });
+    const data = await loadBenchmarkData(config, process.cwd());
+    const texts = ValueIndex.chunkCorpus(data.corpus, { chunkTokens: 256, overlap: 32 }).map((c) => c.text);
+    const odd = ["Don't stop: the company's Café ÉCLAIRS, naïve résumé", 'the of and', '', '1,250.50 and 30.0%', 'rock’n’roll ’s', 'x'.repeat(300)];
+    for (const dim of [1024, 64]) {
+      const e = new HashEmbedder({ dim });
+      e.fit([...texts, ...odd]);
+      const ref = reference([...texts, ...odd], dim);
+      for (const t of [...texts, ...odd, ...data.questions.map((q) => q.question)]) expect(e.embedOne(t)).toEqual(ref(t));
+    }
+    // Before any fit, IDF is 1 for everything: the reference fitted on nothing (ln(1/1) + 1 = 1).
+    const unfitted = new HashEmbedder();
+    for (const t of odd) expect(unfitted.embedOne(t)).toEqual(reference([])(t));
+  });
+});

@@ -1,0 +1,142 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setImmediate as tick } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { RecordWriter, summaryRecord } from '../../harness/recordWriter.ts';
+import { RunStore } from '../../harness/runStore.ts';
+import { validateConfig, type LoadedConfig } from '../../harness/config.ts';
+import { runBenchmark } from '../../harness/runner.ts';
+import { loadBenchmarkData } from '../../datasets/registry.ts';
+import { registerStrategy } from '../../strategies/registry.ts';
+import { summarize } from '../../harness/metrics/summary.ts';
+import { mulberry32 } from '../../harness/random.ts';
+import type { RunRecord } from '../../harness/types.ts';
+
+const tmp = () => mkdtempSync(join(tmpdir(), 'treebench-writer-'));
+
+const record = (i: number, extra: Partial<RunRecord> = {}): RunRecord =>
+  ({
+    runId: 'w',
+    strategy: `s${i % 3}`,
+    questionId: `q${i}`,
+    repeat: 0,
+    question: `question ${i} with "quotes", a newline\nand unicode ✓`,
+    answer: `a${i}`,
+    gold: [],
+    scores: null,
+    retrieval: null,
+    evidence: [],
+    calls: 1,
+    embedCalls: 0,
+    inputTokens: i,
+    outputTokens: 0,
+    costUsd: 0,
+    latencyMs: 0,
+    queueMs: 0,
+    nodesVisited: 0,
+    nodesOpened: 0,
+    evidenceTokens: 0,
+    parseFailures: 0,
+    budgetExhausted: null,
+    callLog: [],
+    trace: [],
+    error: null,
+    finishedAt: new Date(0).toISOString(),
+    ...extra,
+  }) as RunRecord;
+
+describe('RecordWriter', () => {
+  it('loses and reorders nothing: every line in append order, however appends and writes interleave', async () => {
+    const path = join(tmp(), 'records.jsonl');
+    const writer = new RecordWriter(path);
+    const r = mulberry32(3);
+    const sent: RunRecord[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const rec = record(i, i % 97 === 0 ? { answer: 'x'.repeat(200_000) } : {});
+      writer.append(rec);
+      sent.push(rec);
+      // Yield at random so some appends land while a write is in flight and some between writes.
+      if (r() < 0.1) await tick();
+    }
+    await writer.close();
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines).toHaveLength(sent.length);
+    expect(lines.map((l) => JSON.parse(l))).toEqual(sent);
+    expect(writer.appended).toBe(3000);
+  });
+
+  it('only appends: what was in the file stays, byte for byte', async () => {
+    const dir = tmp();
+    const store = RunStore.create(dir);
+    store.append(record(0));
+    const before = readFileSync(store.recordsPath, 'utf8');
+    const writer = new RecordWriter(store.recordsPath);
+    writer.append(record(1));
+    await writer.close();
+    const after = readFileSync(store.recordsPath, 'utf8');
+    expect(after.startsWith(before)).toBe(true);
+    expect(store.readRecords().map((x) => x.questionId)).toEqual(['q0', 'q1']);
+  });
+
+  it('serialises once with secrets redacted', async () => {
+    const { registerSecret } = await import('../../harness/secrets.ts');
+    const secret = ['sk', 'writer', 'z'.repeat(24)].join('-');
+    registerSecret(secret);
+    const path = join(tmp(), 'records.jsonl');
+    const writer = new RecordWriter(path);
+    writer.append(record(1, { error: `failed with ${secret}` }));
+    await writer.close();
+    expect(readFileSync(path, 'utf8')).not.toContain(secret);
+  });
+
+  it('a failed write is reported by flush and by the next append, naming the file', async () => {
+    const path = join(tmp(), 'missing-folder', 'records.jsonl');
+    const writer = new RecordWriter(path);
+    writer.append(record(1));
+    await expect(writer.flush()).rejects.toThrow(/missing-folder\/records\.jsonl/);
+    expect(() => writer.append(record(2))).toThrow(/cannot append/);
+  });
+
+  it('summary rows give the same summary as full records', () => {
+    const full = Array.from({ length: 30 }, (_, i) =>
+      record(i, { callLog: [{ kind: 'chat', model: 'm', inputTokens: 3, outputTokens: 1, costUsd: 0, latencyMs: 1, cached: i % 2 === 0, retries: 0 }], trace: [{ kind: 'note', detail: 'x' } as never] }),
+    );
+    expect(summarize(full.map(summaryRecord))).toEqual(summarize(full));
+  });
+});
+
+registerStrategy({
+  name: 'test-jitter',
+  description: 'finishes after a seeded random number of event-loop turns, so completion order is scrambled',
+  params: z.object({}).strict(),
+  async run(question, ctx) {
+    const n = Math.floor(ctx.random() * 20);
+    for (let i = 0; i < n; i++) await tick();
+    await ctx.chat([{ role: 'user', content: question.question }], { task: 'test' });
+    return { answer: 'x', evidence: [], trace: [] };
+  },
+});
+
+describe('the runner with the record writer', () => {
+  it('writes every finished record exactly once, and the summary matches the file', async () => {
+    const full = { name: 'w', dataset: { format: 'sample' }, strategies: ['test-jitter', { id: 'jitter-2', strategy: 'test-jitter' }], run: { concurrency: 8 } };
+    const { config, strategies } = validateConfig(full);
+    const loaded: LoadedConfig = { path: join(process.cwd(), 'w.yaml'), baseDir: process.cwd(), raw: JSON.stringify(full), config, strategies };
+    const data = await loadBenchmarkData(config, process.cwd());
+    const out = tmp();
+    const outcome = await runBenchmark({ loaded, data, outDir: out, runId: 'w', repeats: 3 });
+    const inFile = RunStore.open(join(out, 'w')).readRecords();
+    const expected = data.questions.length * 2 * 3;
+    expect(inFile).toHaveLength(expected);
+    expect(new Set(inFile.map((r) => `${r.strategy}/${r.questionId}/${r.repeat}`)).size).toBe(expected);
+    expect(outcome.records).toHaveLength(expected);
+    expect(outcome.summary.strategies.map((s) => s.records)).toEqual([expected / 2, expected / 2]);
+    const { ci: _ci, strategies: withCi, ...rest } = outcome.summary;
+    const fromFile = summarize(outcome.records);
+    expect(rest).toEqual((({ strategies: _s, ...r }) => r)(fromFile));
+    expect(withCi.map(({ intervals: _i, repeatStats: _r, ...s }) => s)).toEqual(fromFile.strategies);
+  });
+});

@@ -79,15 +79,20 @@ export function summaryRecord(r: RunRecord): RunRecord {
     answer: '',
     evidence: [],
     trace: [],
-    callLog: r.callLog.map((c) => STAND_INS[c.kind]?.[c.cached ? 1 : 0] ?? standIn(c.kind, c.cached)),
+    callLog: r.callLog.map((c) => standInFor(c)),
   };
 }
 
-// Summary rows share these call-log stand-ins (per kind, not cached / cached): summaries only
-// count calls and cached calls, so no call keeps an object of its own.
-const standIn = (kind: CallLog['kind'], cached: boolean): CallLog =>
-  Object.freeze({ kind, model: '', inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached, retries: 0 });
-const STAND_INS: Partial<Record<CallLog['kind'], [CallLog, CallLog]>> = {
-  chat: [standIn('chat', false), standIn('chat', true)],
-  embed: [standIn('embed', false), standIn('embed', true)],
-};
+// Summary rows share these call-log stand-ins (per kind, cached or not, tokens estimated or
+// not): summaries only count calls, cached calls and estimated calls, so no call keeps an
+// object of its own.
+const STAND_INS = new Map<string, CallLog>();
+function standInFor(c: CallLog): CallLog {
+  const key = `${c.kind}|${c.cached ? 1 : 0}|${c.estimated ? 1 : 0}`;
+  let hit = STAND_INS.get(key);
+  if (!hit) {
+    hit = Object.freeze({ kind: c.kind, model: '', inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: c.cached, retries: 0, ...(c.estimated ? { estimated: true } : {}) });
+    STAND_INS.set(key, hit);
+  }
+  return hit;
+}

@@ -1,10 +1,12 @@
 // `vector` — classic RAG: cosine top-k over token-bounded chunks of node text (the run's shared
 // chunk index maps each chunk to the node it came from), then one answer call over the chunks.
+// Chunks of one node are one evidence item; on paged documents it names the pages its chunks
+// are printed on (a chunk of a 12-page section is not a read of all 12 pages).
 import { z } from 'zod';
 import type { EvidenceItem } from '../harness/types.ts';
 import type { Strategy } from './types.ts';
 import { answerFromEvidence } from './shared/answer.ts';
-import { nodeKey, openNode, rankEvidence, Trace } from './shared/evidence.ts';
+import { nodeKey, openNode, pagesOfPassages, rankEvidence, Trace } from './shared/evidence.ts';
 import { isBudgetExhausted } from '../harness/budget.ts';
 
 const params = z
@@ -37,7 +39,9 @@ export const vectorStrategy: Strategy<VectorParams> = {
     const evidence: EvidenceItem[] = [];
     try {
       for (const n of byNode.values()) {
-        evidence.push(openNode(ctx, trace, n.docId, n.nodeId, { source: 'value', score: n.score, text: n.texts.join('\n…\n'), reason: `${n.texts.length} chunk(s)` }));
+        // Evidence names the pages the chunks are on, not the whole section: that is what was read.
+        const pages = pagesOfPassages(ctx.doc(n.docId), ctx.node(n.docId, n.nodeId), n.texts);
+        evidence.push(openNode(ctx, trace, n.docId, n.nodeId, { source: 'value', score: n.score, text: n.texts.join('\n…\n'), reason: `${n.texts.length} chunk(s)`, ...(pages ? { pages } : {}) }));
       }
     } catch (err) {
       if (!isBudgetExhausted(err)) throw err;

@@ -181,7 +181,9 @@ describe('FinanceBench loader', () => {
     const loaded = loadConfig(path.join(REPO, 'configs/financebench.yaml'));
     expect(loaded.config.dataset).toMatchObject({ format: 'financebench', path: '../../shared/datasets/financebench', missingDocs: 'skip' });
     expect(path.resolve(loaded.baseDir, loaded.config.dataset.path!)).toBe(FB);
-    expect(loaded.strategies.map((s) => s.id)).toEqual(['vector', 'node-list', 'layerwise', 'hybrid-beam', 'mcts']);
+    expect(loaded.strategies.map((s) => s.id)).toEqual(['vector', 'node-list', 'layerwise', 'hybrid-beam', 'mcts', 'agent']);
     expect(loaded.config.scoring.numericRelTol).toBe(0.01);
+    // Filings become built trees (outline, printed TOC, layout headings or page groups), with summaries.
+    expect(loaded.config.corpus).toMatchObject({ tree: 'auto', summaries: 'auto', cache: true });
   });
 });

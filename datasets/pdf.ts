@@ -19,7 +19,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DocTree } from '../harness/types.ts';
 import { DataError } from './errors.ts';
-import { buildPdfTree, type TreeChoice } from './treeBuild/build.ts';
+import { buildPdfTree, type TreeBuildOptions } from './treeBuild/build.ts';
 import type { LayoutLine, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
 
 export type { LayoutLine, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
@@ -337,19 +337,8 @@ function tidy(lines: string[]): string {
 
 // --- PDF -> document tree --------------------------------------------------------------------
 
-export interface PdfTreeOptions {
-  docId: string;
-  title?: string;
-  description?: string;
-  /** The PDF's path, for messages and `DocTree.source`. */
-  source?: string;
-  /** Which tree builder to use (datasets/treeBuild); `auto` (the default) chooses per document. */
-  tree?: TreeChoice;
-  /** Build without the bookmarks even when the PDF has them. */
-  ignoreOutline?: boolean;
-  /** Non-fatal problems (pages without text, bookmarks pointing nowhere) are appended here. */
-  warnings?: string[];
-}
+/** The builder's options (datasets/treeBuild): doc id, title, source path, `tree`, `ignoreOutline`, warnings. */
+export type PdfTreeOptions = TreeBuildOptions;
 
 /**
  * A document tree from extracted PDF content, built by datasets/treeBuild (buildPdfTree): the

@@ -1,10 +1,10 @@
 // `treebench merge <shardRun...> --out <runDir>`: join `--shard i/n` runs into one run folder.
 import type { Argv, CommandModule } from 'yargs';
-import { mergeShards } from '../merge.ts';
+import { mergeShards } from '../../harness/merge.ts';
 import { render } from '../../reports/index.ts';
 import { reportMeta } from '../../reports/meta.ts';
-import { RunStore } from '../runStore.ts';
-import type { Runner } from '../commands.ts';
+import { RunStore } from '../../harness/runStore.ts';
+import type { Runner } from '../runner.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 
 export function mergeCommand(run: Runner): CommandModule {

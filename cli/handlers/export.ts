@@ -4,13 +4,13 @@
 import { writeFileSync, renameSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CommandModule } from 'yargs';
-import { UsageError } from '../errors.ts';
-import { RunStore, latestRecords } from '../runStore.ts';
-import { loadConfig, validateConfig } from '../config.ts';
-import { RETRIEVAL_LEVELS, type RetrievalLevel } from '../metrics/summary.ts';
-import { trecFiles } from '../export/trec.ts';
+import { UsageError } from '../../harness/errors.ts';
+import { RunStore, latestRecords } from '../../harness/runStore.ts';
+import { loadConfig, validateConfig } from '../../harness/config.ts';
+import { RETRIEVAL_LEVELS, type RetrievalLevel } from '../../harness/metrics/summary.ts';
+import { trecFiles } from '../../harness/export/trec.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
-import type { Runner } from '../commands.ts';
+import type { Runner } from '../runner.ts';
 
 function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.tmp-${process.pid}`;

@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Argv, CommandModule } from 'yargs';
-import { UsageError } from '../errors.ts';
-import { loadConfig } from '../config.ts';
-import { formatTreeQuality, treeQuality } from '../treeQuality.ts';
-import type { DocTree } from '../types.ts';
+import { UsageError } from '../../harness/errors.ts';
+import { loadConfig } from '../../harness/config.ts';
+import { formatTreeQuality, treeQuality } from '../../harness/treeQuality.ts';
+import type { DocTree } from '../../harness/types.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { DEFAULT_INGEST_DIR, ingestPdfs, type TreeChoice } from '../../datasets/ingest.ts';
 import { loadMarkdownFile } from '../../datasets/markdown.ts';
@@ -15,8 +15,8 @@ import { addExtractiveSummaries } from '../../datasets/summaries.ts';
 import { readTreeFile, toNativeJson, toPageIndexJson } from '../../datasets/treeFile.ts';
 import { readPdf } from '../../datasets/pdf.ts';
 import { buildPdfTree, compareTrees, type TreeComparison } from '../../datasets/treeBuild/index.ts';
-import type { TreeNode } from '../types.ts';
-import type { Runner } from '../commands.ts';
+import type { TreeNode } from '../../harness/types.ts';
+import type { Runner } from '../runner.ts';
 
 const SOURCES = ['auto', 'outline', 'toc', 'layout', 'pages'] as const;
 

@@ -1,8 +1,8 @@
 // `treebench baseline save <run> --name main` and `treebench baseline list`: named copies of
 // finished runs for `treebench gate --baseline <name>` (see harness/baselines.ts).
 import type { Argv, CommandModule } from 'yargs';
-import { DEFAULT_BASELINES_DIR, listBaselines, saveBaseline } from '../baselines.ts';
-import type { Runner } from '../commands.ts';
+import { DEFAULT_BASELINES_DIR, listBaselines, saveBaseline } from '../../harness/baselines.ts';
+import type { Runner } from '../runner.ts';
 
 export function baselineCommand(run: Runner): CommandModule {
   return {

@@ -1,11 +1,11 @@
 // `treebench rejudge <runDir> [--judge openai:gpt-4o-mini] [--judge-prompt financebench] [--out dir]`
 import type { CommandModule } from 'yargs';
-import { UsageError } from '../errors.ts';
-import { rejudgeRun } from '../rejudge.ts';
+import { UsageError } from '../../harness/errors.ts';
+import { rejudgeRun } from '../../harness/rejudge.ts';
 import { render } from '../../reports/index.ts';
 import { reportMeta } from '../../reports/meta.ts';
-import { RunStore } from '../runStore.ts';
-import type { Runner } from '../commands.ts';
+import { RunStore } from '../../harness/runStore.ts';
+import type { Runner } from '../runner.ts';
 
 interface RejudgeArgs {
   runDir: string;

@@ -1,18 +1,18 @@
 // `treebench tune <config>`: successive halving over the config's variants (grids included),
 // then the frontier and the recommendation. See harness/tune/.
 import type { Argv, CommandModule } from 'yargs';
-import { loadConfig } from '../config.ts';
-import { UsageError } from '../errors.ts';
+import { loadConfig } from '../../harness/config.ts';
+import { UsageError } from '../../harness/errors.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { render } from '../../reports/index.ts';
 import { reportMeta } from '../../reports/meta.ts';
 import { renderTune } from '../../reports/tune.ts';
-import { RunStore } from '../runStore.ts';
-import { OBJECTIVES, type Objective } from '../tune/recommend.ts';
-import { loadStages, runTune } from '../tune/run.ts';
-import type { Runner } from '../commands.ts';
+import { RunStore } from '../../harness/runStore.ts';
+import { OBJECTIVES, type Objective } from '../../harness/tune/recommend.ts';
+import { loadStages, runTune } from '../../harness/tune/run.ts';
+import type { Runner } from '../runner.ts';
 import { checkAlpha, checkMargin, setFlags, shardFrom, splitList } from './shared.ts';
-import { configHashOf } from '../overrides.ts';
+import { configHashOf } from '../../harness/overrides.ts';
 
 interface TuneArgs {
   config: string;

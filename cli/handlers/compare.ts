@@ -3,13 +3,13 @@
 // (use `treebench gate` to turn a comparison into a CI verdict); 2 on a usage or data error.
 import { writeFileSync } from 'node:fs';
 import type { Argv, CommandModule } from 'yargs';
-import { UsageError } from '../errors.ts';
-import { DEFAULT_COMPARE_METRICS, type CompareMetric } from '../compare/metrics.ts';
-import { comparePaired, perQuestion, type ComparisonInput } from '../compare/paired.ts';
-import { assertComparable, comparability, loadRun, strategyIds, strategyRecords, type LoadedRun } from '../compare/runs.ts';
-import { DEFAULT_BASELINES_DIR } from '../baselines.ts';
+import { UsageError } from '../../harness/errors.ts';
+import { DEFAULT_COMPARE_METRICS, type CompareMetric } from '../../harness/compare/metrics.ts';
+import { comparePaired, perQuestion, type ComparisonInput } from '../../harness/compare/paired.ts';
+import { assertComparable, comparability, loadRun, strategyIds, strategyRecords, type LoadedRun } from '../../harness/compare/runs.ts';
+import { DEFAULT_BASELINES_DIR } from '../../harness/baselines.ts';
 import { COMPARE_FORMATS, renderCompare, type CompareFormat, type CompareReport } from '../../reports/compare.ts';
-import type { Runner } from '../commands.ts';
+import type { Runner } from '../runner.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import { checkAlpha, checkResamples, headlineLevel, resolveMetrics, runLabel, splitList } from './shared.ts';
 

@@ -2,35 +2,35 @@
 // work left to resume), 2 a usage, config or data error (the message names the file, line or
 // field), 3 a finished run whose error rate is above run.maxErrorRate, 130 interrupted (Ctrl-C).
 import yargs, { type Argv } from 'yargs';
-import { writeFileAtomicSync as writeFileAtomic } from './atomicFile.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { runBenchmark, selectQuestions, type Progress } from './runner.ts';
-import { RunStore } from './runStore.ts';
-import { redactSecrets } from './secrets.ts';
-import { UsageError } from './errors.ts';
+import { writeFileAtomicSync as writeFileAtomic } from '../harness/atomicFile.ts';
+import { ConfigError, loadConfig } from '../harness/config.ts';
+import { runBenchmark, selectQuestions, type Progress } from '../harness/runner.ts';
+import { RunStore } from '../harness/runStore.ts';
+import { redactSecrets } from '../harness/secrets.ts';
+import { UsageError } from '../harness/errors.ts';
 import { loadBenchmarkData } from '../datasets/registry.ts';
 import { DataError } from '../datasets/errors.ts';
 import { formatInspect, inspectData } from '../datasets/inspect.ts';
 import { render, type ReportFormat } from '../reports/index.ts';
 import { reportMeta } from '../reports/meta.ts';
-import { summarize } from './metrics/summary.ts';
-import { withIntervals } from './metrics/intervals.ts';
+import { summarize } from '../harness/metrics/summary.ts';
+import { withIntervals } from '../harness/metrics/intervals.ts';
 import { listStrategies } from '../strategies/registry.ts';
 import { commandModules } from './commands.ts';
-import { checkMargin, setFlags, shardFrom, splitList } from './commands/shared.ts';
-import { OBJECTIVES, type Objective } from './tune/recommend.ts';
-import { recommendationSection } from './commands/recommendation.ts';
-import { corpusOfRun } from './commands/trace.ts';
-import { sortLikeRun } from './runOrder.ts';
-import { packageVersion } from './version.ts';
-import { suggestOptions } from './suggest.ts';
+import { checkMargin, setFlags, shardFrom, splitList } from './handlers/shared.ts';
+import { OBJECTIVES, type Objective } from '../harness/tune/recommend.ts';
+import { recommendationSection } from './handlers/recommendation.ts';
+import { corpusOfRun } from './handlers/trace.ts';
+import { sortLikeRun } from '../harness/runOrder.ts';
+import { packageVersion } from '../harness/version.ts';
+import { suggestOptions } from '../harness/suggest.ts';
 import { colorVerdicts, consoleStyle } from '../reports/console.ts';
 import { nodeTitles } from '../reports/html/titles.ts';
-import { validateRunFlags } from './runFlags.ts';
-import { latestRecords } from './runStore.ts';
-import { forTerminal } from './text/terminal.ts';
-import { ModelConfigError } from './providers/registry.ts';
-import { ProviderConfigError } from './providers/openai-client.ts';
+import { validateRunFlags } from '../harness/runFlags.ts';
+import { latestRecords } from '../harness/runStore.ts';
+import { forTerminal } from '../harness/text/terminal.ts';
+import { ModelConfigError } from '../harness/providers/registry.ts';
+import { ProviderConfigError } from '../harness/providers/openai-client.ts';
 
 
 const FORMATS = ['table', 'md', 'csv', 'json', 'html'] as const;

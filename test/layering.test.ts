@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importCycles, importGraph, importsInto } from './helpers/importGraph.ts';
+import { importCycles, importGraph, importsInto, reachable } from './helpers/importGraph.ts';
 
 const SOURCES = ['cli', 'harness', 'strategies', 'datasets', 'reports'];
 
@@ -15,7 +15,8 @@ describe('layering of the sources', () => {
   it('reads the real sources', () => {
     // A walk that found nothing would pass every rule below.
     expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get('cli/main.ts')).toContain('harness/runner.ts');
+    expect(graph.get('cli/handlers/run.ts')).toContain('harness/runner.ts');
+    expect(graph.get('cli/commands.ts')).toContain('cli/handlers/compare.ts'); // a dynamic import
   });
 
   it('has no import cycle', () => {
@@ -24,6 +25,15 @@ describe('layering of the sources', () => {
 
   it('imports cli/ from nowhere below it', () => {
     expect(importsInto(graph, 'cli')).toEqual([]);
+  });
+
+  it('starts the CLI without loading a command, a dataset loader, a strategy or the runner', () => {
+    // `treebench --help` loads cli/main.ts and what it imports statically; each command's module
+    // is imported (dynamically) only when that command runs. Timing: npm run bench:startup.
+    const atStart = [...reachable(importGraph(process.cwd(), SOURCES, { staticOnly: true }), 'cli/main.ts')];
+    expect(atStart).toContain('cli/commands.ts');
+    const heavy = atStart.filter((f) => f.startsWith('cli/handlers/') || f.startsWith('strategies/') || (f.startsWith('datasets/') && f !== 'datasets/errors.ts') || /^harness\/(runner|config|context|providers\/)/.test(f) || /^reports\/(index|html\/)/.test(f));
+    expect(heavy).toEqual([]);
   });
 });
 
@@ -46,11 +56,17 @@ describe('the import-graph walk finds what it must', () => {
       'harness/e.ts': "import { d } from './d.ts';\nexport const e = 1;\n",
       'harness/ok.ts': "import { z } from 'zod';\nimport type { A } from './a.ts';\n",
     });
-    const cycles = importCycles(importGraph(root, ['harness']));
+    const graph = importGraph(root, ['harness']);
+    const cycles = importCycles(graph);
     expect(cycles.map((l) => l.join(' -> ')).sort()).toEqual([
       'harness/a.ts -> harness/b.ts -> harness/sub/c.ts -> harness/a.ts',
       'harness/d.ts -> harness/e.ts -> harness/d.ts',
     ]);
+    // Without the lazy import there is no loop through c.ts, and a.ts is not reached from it.
+    const staticGraph = importGraph(root, ['harness'], { staticOnly: true });
+    expect(importCycles(staticGraph).map((l) => l.join(' -> '))).toEqual(['harness/d.ts -> harness/e.ts -> harness/d.ts']);
+    expect([...reachable(staticGraph, 'harness/sub/c.ts')]).toEqual(['harness/sub/c.ts']);
+    expect([...reachable(graph, 'harness/sub/c.ts')].sort()).toEqual(['harness/a.ts', 'harness/b.ts', 'harness/sub/c.ts']);
   });
 
   it('reports an import of cli/ from a lower folder, and not one from cli/ itself', () => {

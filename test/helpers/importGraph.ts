@@ -12,15 +12,20 @@ export type ImportGraph = Map<string, string[]>;
 
 const posix = (p: string) => p.split(sep).join('/');
 
-export function importGraph(root: string, folders: readonly string[]): ImportGraph {
+/** With `staticOnly`, imports written `import('…')` (loaded when the code runs) are left out. */
+export function importGraph(root: string, folders: readonly string[], opts: { staticOnly?: boolean } = {}): ImportGraph {
   const graph: ImportGraph = new Map();
   for (const folder of folders) {
     if (!existsSync(join(root, folder))) continue;
     for (const entry of readdirSync(join(root, folder), { recursive: true })) {
       const file = posix(join(folder, String(entry)));
       if (!/\.m?ts$/.test(file) || file.endsWith('.d.ts') || file.includes('node_modules/')) continue;
-      const info = ts.preProcessFile(readFileSync(join(root, file), 'utf8'), true, true);
+      const text = readFileSync(join(root, file), 'utf8');
+      const info = ts.preProcessFile(text, true, true);
+      // `pos` is where the specifier starts: its opening quote.
+      const dynamic = (pos: number) => /\bimport\s*\(\s*$/.test(text.slice(Math.max(0, pos - 40), pos));
       const deps = info.importedFiles
+        .filter((i) => !(opts.staticOnly && dynamic(i.pos)))
         .map((i) => i.fileName)
         .filter((spec) => spec.startsWith('./') || spec.startsWith('../'))
         .map((spec) => posix(relative(root, resolve(root, dirname(file), spec))));
@@ -89,6 +94,14 @@ function loopIn(graph: ImportGraph, members: Set<string>): string[] {
     }
   }
   return [start, start];
+}
+
+/** Every file `start` reaches through the graph, itself included. */
+export function reachable(graph: ImportGraph, start: string): Set<string> {
+  const seen = new Set([start]);
+  const queue = [start];
+  while (queue.length) for (const d of graph.get(queue.shift()!) ?? []) if (!seen.has(d)) (seen.add(d), queue.push(d));
+  return seen;
 }
 
 /** Imports into `upper` (a folder) from files outside it: `file -> imported file`. */

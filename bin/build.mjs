@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run build`: compiles harness/, strategies/, datasets/ and reports/ to JavaScript next to
+// `npm run build`: compiles harness/, strategies/, datasets/, reports/ and cli/ to JavaScript next to
 // the sources (tsconfig.build.json), after removing the JavaScript of an earlier build (so a
 // deleted source leaves no stale module), then stamps the build for bin/treebench.mjs.
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,13 +10,13 @@ import { createRequire } from 'node:module';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // The folders of tsconfig.json's `include` but tests and benchmarks. tsconfig.build.json starts
-// from the four below; tsc also compiles any module they import, wherever it lives.
+// from the five below; tsc also compiles any module they import, wherever it lives.
 function sourceDirs() {
   try {
     const text = readFileSync(join(root, 'tsconfig.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
     return JSON.parse(text).include.filter((d) => !['test', 'bench'].includes(d) && existsSync(join(root, d)));
   } catch {
-    return ['harness', 'strategies', 'datasets', 'reports'];
+    return ['harness', 'strategies', 'datasets', 'reports', 'cli'];
   }
 }
 const DIRS = sourceDirs();

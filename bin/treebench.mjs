@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The treebench command. Runs the compiled JavaScript (harness/cli.js, built by `npm run build`,
+// The treebench command. Runs the compiled JavaScript (cli/main.js, built by `npm run build`,
 // which `prepare` runs at `npm ci` and `npm pack`); an installed package has only that. In a
 // checkout where a TypeScript source is newer than the last build, it runs the sources through
 // tsx instead (a development dependency), so an edit is never hidden behind a stale build.
@@ -15,13 +15,13 @@ function sourceDirs() {
     const text = readFileSync(join(root, 'tsconfig.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
     return JSON.parse(text).include.filter((d) => !['test', 'bench'].includes(d) && existsSync(join(root, d)));
   } catch {
-    return ['harness', 'strategies', 'datasets', 'reports'];
+    return ['harness', 'strategies', 'datasets', 'reports', 'cli'];
   }
 }
 
 function buildIsCurrent() {
   const stamp = join(root, '.build-stamp');
-  if (!existsSync(join(root, 'harness', 'cli.js')) || !existsSync(stamp)) return false;
+  if (!existsSync(join(root, 'cli', 'main.js')) || !existsSync(stamp)) return false;
   const built = statSync(stamp).mtimeMs;
   for (const dir of sourceDirs()) {
     for (const f of readdirSync(join(root, dir), { recursive: true })) {
@@ -31,13 +31,13 @@ function buildIsCurrent() {
   return true;
 }
 
-const fromSources = existsSync(join(root, 'harness', 'cli.ts')) && !buildIsCurrent();
+const fromSources = existsSync(join(root, 'cli', 'main.ts')) && !buildIsCurrent();
 let main;
 if (fromSources) {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../harness/cli.ts'));
+  ({ main } = await import('../cli/main.ts'));
 } else {
-  ({ main } = await import('../harness/cli.js'));
+  ({ main } = await import('../cli/main.js'));
 }
 process.exitCode = await main(process.argv.slice(2));

@@ -10,7 +10,7 @@ import type { Budget, CallLog, ChatMessage, ChatOptions, ChatProvider, ChatResul
 import type { ValueIndex } from './valueIndex.ts';
 import { ResponseCache } from './cache.ts';
 import type { StrategyContext, ValueSearchOptions } from '../strategies/types.ts';
-import { indexDoc } from '../strategies/shared/tree.ts';
+import { indexDoc } from './tree.ts';
 import { mulberry32 } from './random.ts';
 import { meteredMessages, toolCallsText } from './tools.ts';
 

@@ -31,7 +31,7 @@ import { configHashOf, legacyConfigHash } from './overrides.ts';
 import { warmTokenizer } from './tokenizer.ts';
 import { getStrategy } from '../strategies/registry.ts';
 import type { BenchmarkData } from '../datasets/registry.ts';
-import { countNodes, treeDepth } from '../strategies/shared/tree.ts';
+import { countNodes, treeDepth } from './tree.ts';
 import { writeModelSummaries, type IngestionCost } from './modelSummaries.ts';
 
 export type { BenchmarkData };

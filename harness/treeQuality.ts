@@ -7,7 +7,7 @@
 // the largest node by its own text in tokens (a node a reader cannot open whole is a sign of
 // missing structure), and the share of nodes with a summary.
 import { assessOutline, DEFAULT_OUTLINE_QUALITY } from '../strategies/shared/outlineQuality.ts';
-import { ownText, treeDepth } from '../strategies/shared/tree.ts';
+import { ownText, treeDepth } from './tree.ts';
 import { approxTokens } from './text/extractive.ts';
 import type { DocTree, TreeNode } from './types.ts';
 

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { Corpus, Embedder } from './types.ts';
 import type { ChunkHit } from '../strategies/types.ts';
-import { indexDoc, ownText } from '../strategies/shared/tree.ts';
+import { indexDoc, ownText } from './tree.ts';
 import { splitByTokens } from './tokenizer.ts';
 import { EmbeddingCache, textHash } from './embeddingCache.ts';
 import { DenseStore, inRanges, SparseStore, type Ranges, type VectorStore } from './vectorSearch/stores.ts';

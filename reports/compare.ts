@@ -4,35 +4,13 @@
 import { fitTable, type FitColumn } from './fit.ts';
 import { wrapText } from './console.ts';
 import { renderCompareHtml } from './html/compare.ts';
-import type { ComparisonResult, MetricComparison, StrategyComparison } from '../harness/compare/paired.ts';
+import type { MetricComparison, StrategyComparison } from '../harness/compare/paired.ts';
 import { escapeMarkdown } from './markdown.ts';
 import { fmtDeltaCi, fmtP, fmtRel, fmtValue, metricLabel } from './compareFormat.ts';
 import { OFFLINE_LABEL } from './format.ts';
 
-export interface RunLabel {
-  /** What the user named (folder or baseline name). */
-  ref: string;
-  runId: string;
-  dataset: string;
-  model: string;
-  offline: boolean;
-  priced: boolean;
-}
-
-export interface CompareReport {
-  /** Two runs, or strategies inside one run against a baseline strategy. */
-  mode: 'runs' | 'within';
-  baseline: RunLabel;
-  candidate: RunLabel;
-  /** Differences between the runs that do not stop the comparison. */
-  notes: string[];
-  /** Reasons to refuse that --force overrode. */
-  forced: string[];
-  result: ComparisonResult;
-}
-
-export const COMPARE_FORMATS = ['table', 'md', 'json', 'html'] as const;
-export type CompareFormat = (typeof COMPARE_FORMATS)[number];
+export { COMPARE_FORMATS, type CompareFormat, type CompareReport, type RunLabel } from './compareReport.ts';
+import type { CompareFormat, CompareReport, RunLabel } from './compareReport.ts';
 
 const MARK = { better: '▲ better', worse: '▼ worse' } as const;
 

@@ -1,6 +1,6 @@
 // `treebench trace`: one record's search, printed as an indented path a person can follow.
 import type { Corpus, RunRecord, TraceStep } from '../harness/types.ts';
-import { indexDoc } from '../strategies/shared/tree.ts';
+import { indexDoc } from '../harness/tree.ts';
 import { headlineRecall } from '../harness/metrics/retrieval.ts';
 
 const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);

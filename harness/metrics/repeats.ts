@@ -11,34 +11,8 @@
 import type { RunRecord } from '../types.ts';
 import { RECORD_METRICS } from './summary.ts';
 
-export interface FlakyQuestion {
-  questionId: string;
-  /** Repeats in which the answer was correct. */
-  correct: number;
-  /** Repeats recorded for the question. */
-  repeats: number;
-}
-
-export interface SpreadStats {
-  mean: number;
-  /** Sample standard deviation across repeats (NaN with one repeat). */
-  sd: number;
-  min: number;
-  max: number;
-}
-
-export interface RepeatStats {
-  /** Distinct repeat indices. */
-  repeats: number;
-  /** Accuracy and F1 of each repeat, in repeat order. */
-  perRepeat: Array<{ repeat: number; records: number; accuracy: number; f1: number }>;
-  accuracy: SpreadStats;
-  f1: SpreadStats;
-  /** Questions answered in at least two repeats. */
-  questionsRepeated: number;
-  /** Questions whose correctness differs between repeats, in first-seen order. */
-  flaky: FlakyQuestion[];
-}
+export type { FlakyQuestion, RepeatStats, SpreadStats } from './repeatTypes.ts';
+import type { FlakyQuestion, RepeatStats, SpreadStats } from './repeatTypes.ts';
 
 function spread(values: number[]): SpreadStats {
   const n = values.length;

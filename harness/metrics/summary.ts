@@ -24,7 +24,7 @@ import type { BudgetName, RunRecord } from '../types.ts';
 import { latestRecords } from '../runStore.ts';
 import { goldHasNumber, goldPolarity } from './answer.ts';
 import { mean, percentile } from './percentile.ts';
-import type { RepeatStats } from './repeats.ts';
+import type { RepeatStats } from './repeatTypes.ts';
 import { summarizeTags, type TagSummary } from './tags.ts';
 import { judgeSummary, judgeValue, type JudgeSummary } from './judgeSummary.ts';
 

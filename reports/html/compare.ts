@@ -1,7 +1,7 @@
 // The HTML page of `treebench compare`: the same rows as the console table, and per metric a
 // forest plot of the paired differences (B − A) with their intervals, coloured when significant.
 import type { MetricComparison } from '../../harness/compare/paired.ts';
-import type { CompareReport } from '../compare.ts';
+import type { CompareReport } from '../compareReport.ts';
 import { fmtDeltaCi, fmtP, fmtRel, fmtValue, metricLabel } from '../compareFormat.ts';
 import { OFFLINE_LABEL } from '../format.ts';
 import { forestPlot, type ForestRow } from './charts.ts';

@@ -1,6 +1,6 @@
 // Drives `treebench` in-process (main() never calls process.exit) and captures its output.
 import { vi } from 'vitest';
-import { main } from '../../harness/cli.ts';
+import { main } from '../../cli/main.ts';
 
 export async function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';

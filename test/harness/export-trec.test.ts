@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateConfig, type LoadedConfig } from '../../harness/config.ts';
 import { runBenchmark } from '../../harness/runner.ts';
-import { exportTrec } from '../../harness/commands/export.ts';
+import { exportTrec } from '../../cli/handlers/export.ts';
 import { scoreRetrievalAtK } from '../../harness/metrics/retrieval.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { UsageError } from '../../harness/errors.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildGate, DEFAULT_GATE_RULES } from '../../harness/commands/gate.ts';
+import { buildGate, DEFAULT_GATE_RULES } from '../../cli/handlers/gate.ts';
 import { loadGateRules, rulesFor, validateGateRules } from '../../harness/gate/rules.ts';
 import { evaluateGate } from '../../harness/gate/evaluate.ts';
 import { runCli } from '../cli/runCli.ts';

@@ -25,7 +25,7 @@ describe.skipIf(!enabled)('npm pack, install in an empty folder, run the quickst
     const dest = mkdtempSync(join(tmpdir(), 'treebench-pack-'));
     const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dest], { cwd: ROOT, encoding: 'utf8' })) as Array<{ filename: string; files: Array<{ path: string }>; size: number }>;
     const files = packed[0]!.files.map((f) => f.path);
-    expect(files).toContain('harness/cli.js');
+    expect(files).toContain('cli/main.js');
     expect(files).toContain('datasets/sample/questions.jsonl');
     expect(files).toContain('configs/quickstart.yaml');
     expect(files.filter((f) => f.endsWith('.ts') || f.startsWith('test/') || f.startsWith('.ci/') || f.startsWith('bench/'))).toEqual([]);

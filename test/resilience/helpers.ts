@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { vi } from 'vitest';
-import { main } from '../../harness/cli.ts';
+import { main } from '../../cli/main.ts';
 import { recordKey } from '../../harness/runStore.ts';
 import type { RunRecord } from '../../harness/types.ts';
 

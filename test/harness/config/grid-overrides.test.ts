@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../../../harness/config.ts';
 import { UsageError } from '../../../harness/errors.ts';
 import { configHashOf } from '../../../harness/overrides.ts';
 import { substituteEnv } from '../../../harness/configVars.ts';
-import { shardFrom, splitList } from '../../../harness/commands/shared.ts';
+import { shardFrom, splitList } from '../../../cli/handlers/shared.ts';
 import { parameterTable } from '../../../reports/parameters.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'treebench-grid-'));

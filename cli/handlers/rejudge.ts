@@ -1,11 +1,10 @@
 // `treebench rejudge <runDir> [--judge openai:gpt-4o-mini] [--judge-prompt financebench] [--out dir]`
-import type { CommandModule } from 'yargs';
-import { UsageError } from '../errors.ts';
-import { rejudgeRun } from '../rejudge.ts';
+import { UsageError } from '../../harness/errors.ts';
+import { rejudgeRun } from '../../harness/rejudge.ts';
 import { render } from '../../reports/index.ts';
 import { reportMeta } from '../../reports/meta.ts';
-import { RunStore } from '../runStore.ts';
-import type { Runner } from '../commands.ts';
+import { RunStore } from '../../harness/runStore.ts';
+import type { CommandBody, Runner } from '../runner.ts';
 
 interface RejudgeArgs {
   runDir: string;
@@ -36,10 +35,8 @@ function judgeFromFlags(a: RejudgeArgs): unknown {
   };
 }
 
-export function rejudgeCommand(run: Runner): CommandModule {
+export function rejudgeCommand(run: Runner): CommandBody {
   return {
-    command: 'rejudge <runDir>',
-    describe: "Re-score a finished run's answers (rule judge, optional LLM judge) into a new run folder, without re-running strategies",
     builder: (y) =>
       y
         .positional('runDir', { type: 'string', demandOption: true })

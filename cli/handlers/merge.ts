@@ -1,16 +1,14 @@
 // `treebench merge <shardRun...> --out <runDir>`: join `--shard i/n` runs into one run folder.
-import type { Argv, CommandModule } from 'yargs';
-import { mergeShards } from '../merge.ts';
+import type { Argv } from 'yargs';
+import { mergeShards } from '../../harness/merge.ts';
 import { render } from '../../reports/index.ts';
 import { reportMeta } from '../../reports/meta.ts';
-import { RunStore } from '../runStore.ts';
-import type { Runner } from '../commands.ts';
+import { RunStore } from '../../harness/runStore.ts';
+import type { CommandBody, Runner } from '../runner.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 
-export function mergeCommand(run: Runner): CommandModule {
+export function mergeCommand(run: Runner): CommandBody {
   return {
-    command: 'merge <shards..>',
-    describe: 'Join the runs of --shard 1/n … n/n into one run folder that reports like an unsharded run',
     builder: (y: Argv) =>
       y
         .positional('shards', { type: 'string', array: true, demandOption: true, describe: 'Shard run folders (any order)' })

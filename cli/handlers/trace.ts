@@ -1,14 +1,13 @@
 // `treebench trace <runDir> --question <id> --strategy <id>`
-import { forTerminal } from '../text/terminal.ts';
+import { forTerminal } from '../../harness/text/terminal.ts';
 import { dirname, resolve } from 'node:path';
-import type { CommandModule } from 'yargs';
-import { UsageError } from '../errors.ts';
-import { RunStore } from '../runStore.ts';
-import { validateConfig } from '../config.ts';
-import type { Corpus } from '../types.ts';
+import { UsageError } from '../../harness/errors.ts';
+import { RunStore } from '../../harness/runStore.ts';
+import { validateConfig } from '../../harness/config.ts';
+import type { Corpus } from '../../harness/types.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { formatTrace } from '../../reports/trace.ts';
-import type { Runner } from '../commands.ts';
+import type { CommandBody, Runner } from '../runner.ts';
 
 /** Reloads the run's corpus for node titles; the trace still prints (ids only) if it cannot. */
 export async function corpusOfRun(store: RunStore): Promise<Corpus | null> {
@@ -22,10 +21,8 @@ export async function corpusOfRun(store: RunStore): Promise<Corpus | null> {
   }
 }
 
-export function traceCommand(run: Runner): CommandModule {
+export function traceCommand(run: Runner): CommandBody {
   return {
-    command: 'trace <runDir>',
-    describe: 'Print how a strategy searched for one question, as an indented path',
     builder: (y) =>
       y
         .positional('runDir', { type: 'string', demandOption: true })

@@ -3,14 +3,13 @@
 // qrels, so trec_eval or ranx can recompute recall, precision, MRR and nDCG@k.
 import { writeFileSync, renameSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { CommandModule } from 'yargs';
-import { UsageError } from '../errors.ts';
-import { RunStore, latestRecords } from '../runStore.ts';
-import { loadConfig, validateConfig } from '../config.ts';
-import { RETRIEVAL_LEVELS, type RetrievalLevel } from '../metrics/summary.ts';
-import { trecFiles } from '../export/trec.ts';
+import { UsageError } from '../../harness/errors.ts';
+import { RunStore, latestRecords } from '../../harness/runStore.ts';
+import { loadConfig, validateConfig } from '../../harness/config.ts';
+import { RETRIEVAL_LEVELS, type RetrievalLevel } from '../../harness/metrics/summary.ts';
+import { trecFiles } from '../../harness/export/trec.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
-import type { Runner } from '../commands.ts';
+import type { CommandBody, Runner } from '../runner.ts';
 
 function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.tmp-${process.pid}`;
@@ -57,10 +56,8 @@ export async function exportTrec(a: ExportArgs): Promise<string> {
   return `exported ${strategy} (${level} level, repeat ${repeat}): ${files.queries} queries, ${files.judged} with gold${a.trec ? `; run → ${a.trec}` : ''}${a.qrels ? `; qrels → ${a.qrels}` : ''}`;
 }
 
-export function exportCommand(run: Runner): CommandModule {
+export function exportCommand(run: Runner): CommandBody {
   return {
-    command: 'export <runDir>',
-    describe: 'Write a run as TREC run/qrels files (for trec_eval or ranx)',
     builder: (y) =>
       y
         .positional('runDir', { type: 'string', demandOption: true })

@@ -2,14 +2,14 @@
 // with intervals, p-values and significance marks. Informational: exit 0 whatever the result
 // (use `treebench gate` to turn a comparison into a CI verdict); 2 on a usage or data error.
 import { writeFileSync } from 'node:fs';
-import type { Argv, CommandModule } from 'yargs';
-import { UsageError } from '../errors.ts';
-import { DEFAULT_COMPARE_METRICS, type CompareMetric } from '../compare/metrics.ts';
-import { comparePaired, perQuestion, type ComparisonInput } from '../compare/paired.ts';
-import { assertComparable, comparability, loadRun, strategyIds, strategyRecords, type LoadedRun } from '../compare/runs.ts';
-import { DEFAULT_BASELINES_DIR } from '../baselines.ts';
+import type { Argv } from 'yargs';
+import { UsageError } from '../../harness/errors.ts';
+import { DEFAULT_COMPARE_METRICS, type CompareMetric } from '../../harness/compare/metrics.ts';
+import { comparePaired, perQuestion, type ComparisonInput } from '../../harness/compare/paired.ts';
+import { assertComparable, comparability, loadRun, strategyIds, strategyRecords, type LoadedRun } from '../../harness/compare/runs.ts';
+import { DEFAULT_BASELINES_DIR } from '../../harness/baselines.ts';
 import { COMPARE_FORMATS, renderCompare, type CompareFormat, type CompareReport } from '../../reports/compare.ts';
-import type { Runner } from '../commands.ts';
+import type { CommandBody, Runner } from '../runner.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import { checkAlpha, checkResamples, headlineLevel, resolveMetrics, runLabel, splitList } from './shared.ts';
 
@@ -110,10 +110,8 @@ export function buildComparison(args: CompareArgs): CompareReport {
   return { mode: args.within ? 'within' : 'runs', baseline: runLabel(a), candidate: runLabel(b), notes, forced, result };
 }
 
-export function compareCommand(run: Runner): CommandModule {
+export function compareCommand(run: Runner): CommandBody {
   return {
-    command: 'compare <runA> [runB]',
-    describe: 'Paired comparison of two runs (A baseline, B candidate), or of strategies inside one run with --within',
     builder: (y: Argv) =>
       y
         .positional('runA', { type: 'string', demandOption: true, describe: 'Baseline: a run folder or a saved baseline name' })

@@ -1,18 +1,18 @@
 // `treebench tune <config>`: successive halving over the config's variants (grids included),
 // then the frontier and the recommendation. See harness/tune/.
-import type { Argv, CommandModule } from 'yargs';
-import { loadConfig } from '../config.ts';
-import { UsageError } from '../errors.ts';
+import type { Argv } from 'yargs';
+import { loadConfig } from '../../harness/config.ts';
+import { UsageError } from '../../harness/errors.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { render } from '../../reports/index.ts';
 import { reportMeta } from '../../reports/meta.ts';
 import { renderTune } from '../../reports/tune.ts';
-import { RunStore } from '../runStore.ts';
-import { OBJECTIVES, type Objective } from '../tune/recommend.ts';
-import { loadStages, runTune } from '../tune/run.ts';
-import type { Runner } from '../commands.ts';
+import { RunStore } from '../../harness/runStore.ts';
+import { OBJECTIVES, type Objective } from '../../harness/tune/recommend.ts';
+import { loadStages, runTune } from '../../harness/tune/run.ts';
+import type { CommandBody, Runner } from '../runner.ts';
 import { checkAlpha, checkMargin, setFlags, shardFrom, splitList } from './shared.ts';
-import { configHashOf } from '../overrides.ts';
+import { configHashOf } from '../../harness/overrides.ts';
 
 interface TuneArgs {
   config: string;
@@ -94,10 +94,8 @@ export async function cmdTune(args: TuneArgs): Promise<number> {
   return 0;
 }
 
-export function tuneCommand(run: Runner): CommandModule {
+export function tuneCommand(run: Runner): CommandBody {
   return {
-    command: 'tune <config>',
-    describe: 'Successive halving over the variants of a config (grids): rungs, spend vs the full grid, frontier, recommendation',
     builder: (y: Argv) =>
       y
         .positional('config', { type: 'string', demandOption: true, describe: 'YAML config whose strategies (and grids) are the variants' })

@@ -2,11 +2,11 @@
 // measure a tree, and compare a built tree with a reference outline.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Argv, CommandModule } from 'yargs';
-import { UsageError } from '../errors.ts';
-import { loadConfig } from '../config.ts';
-import { formatTreeQuality, treeQuality } from '../treeQuality.ts';
-import type { DocTree } from '../types.ts';
+import type { Argv } from 'yargs';
+import { UsageError } from '../../harness/errors.ts';
+import { loadConfig } from '../../harness/config.ts';
+import { formatTreeQuality, treeQuality } from '../../harness/treeQuality.ts';
+import type { DocTree } from '../../harness/types.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { DEFAULT_INGEST_DIR, ingestPdfs, type TreeChoice } from '../../datasets/ingest.ts';
 import { loadMarkdownFile } from '../../datasets/markdown.ts';
@@ -15,8 +15,8 @@ import { addExtractiveSummaries } from '../../datasets/summaries.ts';
 import { readTreeFile, toNativeJson, toPageIndexJson } from '../../datasets/treeFile.ts';
 import { readPdf } from '../../datasets/pdf.ts';
 import { buildPdfTree, compareTrees, type TreeComparison } from '../../datasets/treeBuild/index.ts';
-import type { TreeNode } from '../types.ts';
-import type { Runner } from '../commands.ts';
+import type { TreeNode } from '../../harness/types.ts';
+import type { CommandBody, Runner } from '../runner.ts';
 
 const SOURCES = ['auto', 'outline', 'toc', 'layout', 'pages'] as const;
 
@@ -166,10 +166,8 @@ const buildOptions = (y: Argv) =>
     .option('cache', { type: 'boolean', default: true, describe: `Reuse extracted text and built trees from ${DEFAULT_INGEST_DIR} (--no-cache to rebuild)` })
     .option('quiet', { type: 'boolean', describe: 'No progress on stderr' });
 
-export function treeCommand(run: Runner): CommandModule {
+export function treeCommand(run: Runner): CommandBody {
   return {
-    command: 'tree',
-    describe: 'Build, inspect and compare document trees (tables of contents)',
     builder: (y) =>
       y
         .command(

@@ -5,14 +5,14 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Argv, CommandModule } from 'yargs';
-import { UsageError } from '../errors.ts';
-import { DEFAULT_BASELINES_DIR } from '../baselines.ts';
-import { assertComparable, comparability, loadRun, strategyIds, strategyRecords } from '../compare/runs.ts';
-import { evaluateGate } from '../gate/evaluate.ts';
-import { loadGateRules } from '../gate/rules.ts';
+import type { Argv } from 'yargs';
+import { UsageError } from '../../harness/errors.ts';
+import { DEFAULT_BASELINES_DIR } from '../../harness/baselines.ts';
+import { assertComparable, comparability, loadRun, strategyIds, strategyRecords } from '../../harness/compare/runs.ts';
+import { evaluateGate } from '../../harness/gate/evaluate.ts';
+import { loadGateRules } from '../../harness/gate/rules.ts';
 import { renderGateJunit, renderGateMarkdown, renderGateText, type GateReport } from '../../reports/gate.ts';
-import type { Runner } from '../commands.ts';
+import type { CommandBody, Runner } from '../runner.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import { headlineLevel, runLabel, splitList } from './shared.ts';
 
@@ -81,10 +81,8 @@ function write(path: string, text: string): void {
   writeFileSync(path, text);
 }
 
-export function gateCommand(run: Runner): CommandModule {
+export function gateCommand(run: Runner): CommandBody {
   return {
-    command: 'gate',
-    describe: 'CI gate: compare a candidate run with a baseline under rules; exit 0 pass, 1 regression, 2 usage/data error',
     builder: (y: Argv) =>
       y
         .option('baseline', { type: 'string', demandOption: true, describe: 'Baseline run folder or saved baseline name (see `treebench baseline save`)' })

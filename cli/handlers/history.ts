@@ -1,13 +1,13 @@
 // `treebench history <runs…|folder>`: metrics per strategy across runs, with interval bands and
 // only the significant night-over-night changes flagged (see harness/history/build.ts).
-import type { Argv, CommandModule } from 'yargs';
-import { buildHistory, findRunDirs } from '../history/build.ts';
+import type { Argv } from 'yargs';
+import { buildHistory, findRunDirs } from '../../harness/history/build.ts';
 import { HISTORY_FORMATS, renderHistory, type HistoryFormat } from '../../reports/history.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
-import { writeFileAtomicSync as writeFileAtomic } from '../atomicFile.ts';
-import type { Runner } from '../commands.ts';
+import { writeFileAtomicSync as writeFileAtomic } from '../../harness/atomicFile.ts';
+import type { CommandBody, Runner } from '../runner.ts';
 import { checkAlpha, checkResamples, headlineLevel, resolveMetrics, splitList } from './shared.ts';
-import { loadRun } from '../compare/runs.ts';
+import { loadRun } from '../../harness/compare/runs.ts';
 
 interface HistoryArgs {
   runs: string[];
@@ -20,10 +20,8 @@ interface HistoryArgs {
   out?: string;
 }
 
-export function historyCommand(run: Runner): CommandModule {
+export function historyCommand(run: Runner): CommandBody {
   return {
-    command: 'history <runs..>',
-    describe: 'Metrics per strategy across runs in time order, with interval bands; flags only significant changes between consecutive runs',
     builder: (y: Argv) =>
       y
         .positional('runs', { type: 'string', array: true, demandOption: true, describe: 'Run folders, or folders holding run folders' })

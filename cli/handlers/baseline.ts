@@ -1,13 +1,11 @@
 // `treebench baseline save <run> --name main` and `treebench baseline list`: named copies of
 // finished runs for `treebench gate --baseline <name>` (see harness/baselines.ts).
-import type { Argv, CommandModule } from 'yargs';
-import { DEFAULT_BASELINES_DIR, listBaselines, saveBaseline } from '../baselines.ts';
-import type { Runner } from '../commands.ts';
+import type { Argv } from 'yargs';
+import { DEFAULT_BASELINES_DIR, listBaselines, saveBaseline } from '../../harness/baselines.ts';
+import type { CommandBody, Runner } from '../runner.ts';
 
-export function baselineCommand(run: Runner): CommandModule {
+export function baselineCommand(run: Runner): CommandBody {
   return {
-    command: 'baseline',
-    describe: 'Save runs as named baselines and list them',
     builder: (y: Argv) =>
       y
         .command(

@@ -1,0 +1,61 @@
+// `treebench report <runDir>`: print (or write) the report of a finished or interrupted run,
+// with the same intervals the run wrote, and the frontier and recommendation of a run with
+// several variants.
+import type { Argv } from 'yargs';
+import { writeFileAtomicSync as writeFileAtomic } from '../../harness/atomicFile.ts';
+import { RunStore } from '../../harness/runStore.ts';
+import { summarize } from '../../harness/metrics/summary.ts';
+import { withIntervals } from '../../harness/metrics/intervals.ts';
+import { sortLikeRun } from '../../harness/runOrder.ts';
+import { OBJECTIVES, type Objective } from '../../harness/tune/recommend.ts';
+import { forTerminal } from '../../harness/text/terminal.ts';
+import { render, type ReportFormat } from '../../reports/index.ts';
+import { reportMeta } from '../../reports/meta.ts';
+import { consoleStyle } from '../../reports/console.ts';
+import { nodeTitles } from '../../reports/html/titles.ts';
+import { checkMargin } from './shared.ts';
+import { recommendationSection } from './recommendation.ts';
+import { corpusOfRun } from './trace.ts';
+import { FORMATS, printReport } from './printReport.ts';
+import type { CommandBody, Runner } from '../runner.ts';
+
+async function cmdReport(args: { runDir: string; format: ReportFormat; out?: string; objective?: Objective; margin?: number }): Promise<number> {
+  const store = RunStore.open(args.runDir);
+  const manifest = store.readManifest();
+  // Records in the order the run summarised them, so the seeded bootstrap gives the same intervals.
+  const records = sortLikeRun(store.readRecords(), manifest);
+  const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
+  const nodeTitle = args.format === 'html' ? nodeTitles(await corpusOfRun(store)) : undefined;
+  const input = { summary, meta: reportMeta(manifest), records, ...(nodeTitle ? { nodeTitle } : {}) };
+  if (args.out) {
+    writeFileAtomic(args.out, render(args.format, input));
+    process.stderr.write(`wrote ${args.out}\n`);
+    return 0;
+  }
+  printReport(render(args.format, { ...input, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
+  // Several variants: the frontier and the recommendation (human-readable formats only).
+  if (args.format === 'table' || args.format === 'md') {
+    const section = recommendationSection(manifest, records, {
+      format: args.format as 'table' | 'md',
+      ...(args.objective ? { objective: args.objective } : {}),
+      margin: checkMargin(args.margin ?? 0),
+      ...(args.format === 'table' ? { width: consoleStyle().width } : {}),
+    });
+    if (section) process.stdout.write('\n' + forTerminal(section) + '\n');
+  }
+  return 0;
+}
+
+export function reportCommand(run: Runner): CommandBody {
+  return {
+    builder: (y: Argv) =>
+      y
+        .positional('runDir', { type: 'string', demandOption: true, describe: 'A run folder, e.g. runs/quickstart-20261129-101500Z' })
+        .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'table (console), md, csv, json or html (self-contained page)' })
+        .option('out', { type: 'string', describe: 'Write the report to this file instead of printing it' })
+        .option('objective', { choices: OBJECTIVES, describe: 'For the frontier and recommendation (default: accuracy)' })
+        .option('margin', { type: 'number', describe: 'Shortfall from the best still counted as "not worse" (objective units, default 0)' })
+        .example('$0 report runs/quickstart-... --format html --out report.html', 'a page with charts and traces'),
+    handler: (a) => run(() => cmdReport(a as unknown as Parameters<typeof cmdReport>[0]))(),
+  };
+}

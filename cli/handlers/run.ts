@@ -1,0 +1,187 @@
+// `treebench run <config>`: run the strategies of a config over its dataset, write the run folder
+// and print the table. Exit codes: see runExitCode.
+import type { Argv } from 'yargs';
+import { loadConfig } from '../../harness/config.ts';
+import { runBenchmark, selectQuestions, type Progress } from '../../harness/runner.ts';
+import { RunStore, latestRecords } from '../../harness/runStore.ts';
+import { UsageError } from '../../harness/errors.ts';
+import { validateRunFlags } from '../../harness/runFlags.ts';
+import { forTerminal } from '../../harness/text/terminal.ts';
+import { loadBenchmarkData } from '../../datasets/registry.ts';
+import { render, type ReportFormat } from '../../reports/index.ts';
+import { reportMeta } from '../../reports/meta.ts';
+import { consoleStyle } from '../../reports/console.ts';
+import { nodeTitles } from '../../reports/html/titles.ts';
+import { setFlags, shardFrom, splitList } from './shared.ts';
+import { FORMATS, printReport } from './printReport.ts';
+import type { CommandBody, Runner } from '../runner.ts';
+
+function progressPrinter(quiet: boolean): (p: Progress) => void {
+  if (quiet) return () => {};
+  const tty = process.stderr.isTTY;
+  let lastPrint = 0;
+  return (p) => {
+    const now = performance.now();
+    const final = p.done === p.total;
+    if (!final && now - lastPrint < (tty ? 200 : 2000)) return;
+    lastPrint = now;
+    const rate = p.elapsedMs > 0 ? (p.done / p.elapsedMs) * 1000 : 0;
+    const eta = rate > 0 ? Math.ceil((p.total - p.done) / rate) : 0;
+    const line =
+      p.phase === 'index'
+        ? `indexing: ${p.done}/${p.total} chunks embedded`
+        : `running: ${p.done}/${p.total} records, ${p.errors} errors, ${rate.toFixed(1)}/s${final ? '' : `, ~${eta}s left`}`;
+    process.stderr.write(tty ? `\r\x1b[K${line}${final ? '\n' : ''}` : `${line}\n`);
+  };
+}
+
+async function cmdRun(args: {
+  config: string;
+  strategies?: string[];
+  limit?: number;
+  concurrency?: number;
+  repeats?: number;
+  out?: string;
+  runId?: string;
+  resume?: string;
+  retryErrors?: boolean;
+  shard?: string;
+  format: ReportFormat;
+  quiet?: boolean;
+  cache?: boolean;
+  set?: string | string[];
+}): Promise<number> {
+  // Flags first: a bad flag should not wait for a dataset to load.
+  const flags = validateRunFlags({ limit: args.limit, concurrency: args.concurrency, repeats: args.repeats });
+  if (args.retryErrors && !args.resume) throw new UsageError('--retry-errors only applies with --resume <runDir>');
+  const shard = shardFrom(args.shard);
+  const loaded = loadConfig(args.config, { set: setFlags(args.set) });
+  // The corpus need only serve the questions that will run (corpus.only: referenced, financebench).
+  // (A folder a kill left without its manifest has no selection yet: runBenchmark starts it.)
+  const resumeIds = args.resume ? resumeSelection(args.resume) : null;
+  const limit = flags.limit ?? loaded.config.run.limit;
+  const wasQuiet = process.env.TREEBENCH_QUIET;
+  if (args.quiet) process.env.TREEBENCH_QUIET = '1'; // the load's progress lines (harness/progress.ts) too
+  let data: Awaited<ReturnType<typeof loadBenchmarkData>>;
+  try {
+    data = await loadBenchmarkData(loaded.config, loaded.baseDir, {
+      select: (qs) => (resumeIds ? qs.filter((q) => resumeIds.has(q.id)) : selectQuestions(qs, limit, shard)),
+    });
+  } finally {
+    if (wasQuiet === undefined) delete process.env.TREEBENCH_QUIET;
+    else process.env.TREEBENCH_QUIET = wasQuiet;
+  }
+  for (const n of data.notes) process.stderr.write(forTerminal(`note: ${n}\n`));
+  for (const w of data.warnings) process.stderr.write(forTerminal(`warning: ${w}\n`));
+  const interrupt = onInterrupt();
+  const outcome = await runBenchmark({
+    loaded,
+    data,
+    ...(args.strategies?.length ? { only: splitList(args.strategies) } : {}),
+    ...flags,
+    ...(args.out ? { outDir: args.out } : {}),
+    ...(args.runId ? { runId: args.runId } : {}),
+    ...(args.resume ? { resumeDir: args.resume } : {}),
+    ...(args.retryErrors ? { retryErrors: true } : {}),
+    ...(shard ? { shard } : {}),
+    ...(args.cache !== undefined ? { cache: args.cache } : {}),
+    onProgress: progressPrinter(Boolean(args.quiet)),
+    signal: interrupt.signal,
+    onNote: (m) => process.stderr.write(forTerminal(`note: ${m}\n`)),
+  }).finally(() => interrupt.dispose());
+  const meta = reportMeta(outcome.manifest);
+  const store = RunStore.open(outcome.dir);
+  const extra = { records: outcome.records, nodeTitle: nodeTitles(data.corpus) };
+  for (const format of loaded.config.reports) {
+    if (format === 'table') continue;
+    store.writeFile(`report.${format === 'md' ? 'md' : format}`, render(format, { summary: outcome.summary, meta, ...extra }));
+  }
+  printReport(render(args.format, { summary: outcome.summary, meta, ...extra, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
+  process.stderr.write(`run folder: ${outcome.dir}\n`);
+  return runExitCode(outcome, loaded, args.config);
+}
+
+/** The questions a run folder was started with, or null when it has no readable manifest yet. */
+function resumeSelection(dir: string): Set<string> | null {
+  try {
+    return new Set(RunStore.open(dir).readManifest().questionIds);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Ctrl-C: the first stops new work and aborts calls in flight (finished records are already on
+ * disk; the run then prints how to resume and exits 130); a second one exits at once.
+ */
+function onInterrupt(): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const handler = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\ninterrupted: finishing writes (Ctrl-C again to quit at once)\n');
+    controller.abort(new Error('interrupted (Ctrl-C)'));
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', handler);
+      process.off('SIGTERM', handler);
+    },
+  };
+}
+
+/** 130 interrupted, 1 stopped with work left, 3 too many errors, else 0 — each with its reason. */
+function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: { path: string; config: { run: { maxErrorRate: number } } }, configArg: string): number {
+  const resume = `treebench run ${shellQuote(configArg)} --resume ${shellQuote(outcome.dir)}`;
+  if (outcome.stopped) {
+    const { reason, notRun, interrupted } = outcome.stopped;
+    process.stderr.write(forTerminal(`${interrupted ? 'interrupted' : `run stopped: ${reason}`}\n${notRun} tasks not run (no record written); resume with:\n  ${resume}\n`));
+    return interrupted ? 130 : 1;
+  }
+  const records = latestRecords(outcome.records);
+  const failed = records.filter((r) => r.error !== null);
+  const rate = records.length ? failed.length / records.length : 0;
+  const max = loaded.config.run.maxErrorRate;
+  if (rate > max) {
+    const counts = new Map<string, number>();
+    for (const r of failed) counts.set(r.error!, (counts.get(r.error!) ?? 0) + 1);
+    const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
+    process.stderr.write(
+      forTerminal(
+        `run failed: ${failed.length} of ${records.length} records are errors (${(rate * 100).toFixed(1)}% > run.maxErrorRate ${(max * 100).toFixed(1)}%). Commonest:\n` +
+          top.map(([m, n]) => `  ${n}x ${m.length > 300 ? `${m.slice(0, 300)}…` : m}`).join('\n') +
+          `\nafter fixing the cause: ${resume} --retry-errors\n`,
+      ),
+    );
+    return 3;
+  }
+  return 0;
+}
+
+const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+export function runCommand(run: Runner): CommandBody {
+  return {
+    builder: (y: Argv) =>
+      y
+        .positional('config', { type: 'string', demandOption: true, describe: 'YAML config (see configs/)' })
+        .option('strategies', { type: 'array', string: true, describe: 'Only these strategy ids (comma or space separated)' })
+        .option('limit', { type: 'number', describe: 'Only the first N questions' })
+        .option('concurrency', { type: 'number', describe: 'Model calls in flight at once (default: config run.concurrency)' })
+        .option('repeats', { type: 'number', describe: 'Run every question N times (independent model calls)' })
+        .option('out', { type: 'string', describe: 'Folder for run folders (default: config run.outDir, "runs")' })
+        .option('run-id', { type: 'string', describe: 'Name of the run folder (default: <config name>-<UTC timestamp>)' })
+        .option('resume', { type: 'string', describe: 'Resume an interrupted run folder: skips finished records' })
+        .option('retry-errors', { type: 'boolean', describe: 'With --resume: run again the records that ended in an error' })
+        .option('shard', { type: 'string', describe: 'Run the i-th of n deterministic slices of the questions, e.g. 2/4 (default: $TREEBENCH_SHARD)' })
+        .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'What to print when done' })
+        .option('cache', { type: 'boolean', describe: 'Cache chat responses on disk (--no-cache to bypass; default: config cache.enabled)' })
+        .option('quiet', { type: 'boolean', describe: 'No progress on stderr' })
+        .option('set', { type: 'string', requiresArg: true, describe: 'Override a config field, e.g. --set budget.calls=12 (repeatable; validated like the file)' })
+        .example('$0 run configs/quickstart.yaml', 'offline quickstart over the bundled sample')
+        .example('$0 run configs/emanual-s10.yaml --strategies vector,node-list --limit 10', 'a quick slice'),
+    handler: (a) => run(() => cmdRun(a as unknown as Parameters<typeof cmdRun>[0]))(),
+  };
+}

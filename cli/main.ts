@@ -1,0 +1,72 @@
+// The `treebench` command line. Exit codes: 0 success, 1 a run or gate failed (or stopped with
+// work left to resume), 2 a usage, config or data error (the message names the file, line or
+// field), 3 a finished run whose error rate is above run.maxErrorRate, 130 interrupted (Ctrl-C).
+//
+// Start-up: this module imports only what parsing and `--help` need. Every command is listed by
+// name and description (cli/commands.ts); the module with its options and handler, and so the
+// datasets, strategies, reports and statistics behind it, is loaded only for the command named
+// on the command line (yargs runs the builder and handler of that command alone).
+import yargs, { type Argv } from 'yargs';
+import { ConfigError, UsageError } from '../harness/errors.ts';
+import { redactSecrets } from '../harness/secrets.ts';
+import { packageVersion } from '../harness/version.ts';
+import { suggestOptions } from '../harness/suggest.ts';
+import { forTerminal } from '../harness/text/terminal.ts';
+import { DataError } from '../datasets/errors.ts';
+import { consoleStyle } from '../reports/console.ts';
+import { COMMANDS, commandName } from './commands.ts';
+import type { Runner } from './runner.ts';
+
+export async function buildCli(argv: string[], setExit: (code: number) => void): Promise<Argv> {
+  const run: Runner = (fn) => async () => setExit(await fn());
+  // The commands the arguments name; the others need only their name and description.
+  const named = new Set(argv.filter((a) => !a.startsWith('-')));
+  let cli = yargs(argv)
+    .scriptName('treebench')
+    .usage('$0 <command> [options]\n\nBenchmark retrieval strategies (vector RAG vs reasoning over a document outline) on QA datasets.');
+  for (const entry of COMMANDS) {
+    const body = named.has(commandName(entry)) ? (await entry.load())(run) : { builder: {}, handler: () => {} };
+    cli = cli.command({ command: entry.command, describe: entry.describe, ...body });
+  }
+  cli = cli
+    .demandCommand(1, 'name a command (see --help)')
+    .strict()
+    .recommendCommands()
+    .help()
+    .alias('h', 'help')
+    .version('version', 'Print the version', packageVersion())
+    .exitProcess(false)
+    .wrap(Math.min(110, Number.isFinite(consoleStyle().width) ? consoleStyle().width : 100))
+    .fail((msg, err) => {
+      if (err) throw err;
+      // Known option names of the command being parsed (yargs rebuilds the same instance for it).
+      const known = Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key).filter((k) => !/[A-Z]/.test(k));
+      throw new UsageError(suggestOptions(msg, known));
+    });
+  return cli;
+}
+
+/** Runs the CLI and returns the exit code (never calls process.exit, so tests can drive it). */
+export async function main(argv: string[]): Promise<number> {
+  let code = 0;
+  try {
+    await (await buildCli(argv, (c) => (code = c))).parseAsync();
+    return code;
+  } catch (err) {
+    const e = err as Error;
+    const known = e instanceof ConfigError || e instanceof DataError || e instanceof UsageError || (await isProviderConfigError(e));
+    process.stderr.write(forTerminal(`treebench: ${redactSecrets(known ? e.message : e.stack ?? e.message)}\n`));
+    if (e instanceof UsageError) process.stderr.write('Run `treebench --help` for usage.\n');
+    return known ? 2 : 1;
+  }
+}
+
+/**
+ * A model or provider configuration error. Their modules (zod schemas, the OpenAI client) are
+ * loaded here, on the error path, rather than at every start; a command that threw one has
+ * loaded them already.
+ */
+async function isProviderConfigError(e: Error): Promise<boolean> {
+  const [{ ModelConfigError }, { ProviderConfigError }] = await Promise.all([import('../harness/providers/registry.ts'), import('../harness/providers/openai-client.ts')]);
+  return e instanceof ModelConfigError || e instanceof ProviderConfigError;
+}

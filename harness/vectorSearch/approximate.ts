@@ -4,6 +4,7 @@
 // the final ranking uses the same (score, chunk order) rule as exact search, so scores are always
 // exact and only recall can differ. The graph is built single-threaded in chunk order, which
 // makes it (and so every result) the same from run to run.
+import { UsageError } from '../errors.ts';
 import type { Index } from 'usearch';
 import type { DenseStore } from './stores.ts';
 import { TopK } from './topK.ts';
@@ -37,7 +38,18 @@ export class ApproximateIndex {
 
   /** Builds the graph over every vector now in `store` (call after store.finish()). */
   static async build(store: DenseStore, opts: ApproximateOptions = DEFAULT_APPROXIMATE): Promise<ApproximateIndex> {
-    const usearch = await import('usearch');
+    let usearch: typeof import('usearch');
+    try {
+      usearch = await import('usearch');
+    } catch (err) {
+      // An optional dependency (a 26 MB native addon): only corpora large enough for the
+      // approximate index need it.
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+        throw new UsageError(`this corpus (${store.size} dense chunks) uses the approximate index, which needs the "usearch" package: npm install usearch@2.26.2, or set index.approximate: false for exact search`);
+      }
+      throw err;
+    }
     const index = new usearch.Index({
       dimensions: store.dim,
       metric: usearch.MetricKind.IP,

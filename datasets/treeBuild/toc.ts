@@ -173,16 +173,18 @@ export function locateToc(content: PdfContent, toc: { tocPages: number[]; entrie
   const found: { page: number; match: Match }[][] = toc.entries.map((e) => {
     const hits: { page: number; match: Match }[] = [];
     for (let p = after; p <= content.pageCount; p++) {
-      const m = findTitle(e.title, lines[p - 1]);
+      const m = findTitle(e.title, lines[p - 1], { loose: true });
       if (m) hits.push({ page: p, match: m });
     }
-    // exact matches win over looser ones
-    const best = Math.min(...hits.map((h) => h.match.quality));
-    return hits.filter((h) => h.match.quality === best);
+    return hits;
   });
+  // An offset is trusted from a title printed on one page only, by its best kind of match, and
+  // not from a title's head alone (a loose form that short phrases share).
   const confident: { i: number; offset: number }[] = [];
   toc.entries.forEach((e, i) => {
-    if (e.printed !== null && found[i].length === 1) confident.push({ i, offset: found[i][0].page - e.printed });
+    const best = Math.min(...found[i].map((h) => h.match.quality));
+    const top = found[i].filter((h) => h.match.quality === best);
+    if (e.printed !== null && top.length === 1 && best < 4) confident.push({ i, offset: top[0].page - e.printed });
   });
   const median = (v: number[]) => {
     const s = [...v].sort((a, b) => a - b);
@@ -195,8 +197,12 @@ export function locateToc(content: PdfContent, toc: { tocPages: number[]; entrie
     const near = [...confident].sort((a, b) => Math.abs(a.i - i) - Math.abs(b.i - i)).slice(0, 3);
     const offset = near.length ? median(near.map((c) => c.offset)) : globalOffset;
     const expected = e.printed + offset;
-    const best = [...found[i]].sort((a, b) => Math.abs(a.page - expected) - Math.abs(b.page - expected))[0];
-    if (Math.abs(best.page - expected) > MAX_DRIFT) return null;
+    // Near the expected page, the closest match of the best kind: a strict match elsewhere in
+    // the document (the same words in a note) does not hide a looser one where the entry is.
+    const best = found[i]
+      .filter((h) => Math.abs(h.page - expected) <= MAX_DRIFT)
+      .sort((a, b) => a.match.quality - b.match.quality || Math.abs(a.page - expected) - Math.abs(b.page - expected))[0];
+    if (!best) return null;
     return { page: best.page, line: best.match.line.line };
   });
   // group entries ("Part II"): their own title near the next located entry, else that entry's page

@@ -15,14 +15,17 @@
 //   subtitle ("Condensed Consolidated Balance Sheets" for "… Balance Sheets as of July 29, 2023").
 //   The head must end where a qualifier starts (",", "(", "as of", "for the", …) and keep at
 //   least two words;
-// - a line that continues the title by a few more words (the TOC shortened the heading).
+// - a line that continues the title by a few more words (the TOC shortened the heading);
+// - a line with the same item or note number as the title and mostly the same words ("Item 15.
+//   Exhibits and Financial Statement Schedules" for "Item 15. Exhibits, Financial Statement
+//   Schedules"): the number anchors it, the words only have to agree.
 import { normText, numbering, type Line } from './text.ts';
 
 export interface Match {
   line: Line;
   /**
    * 0 exact, 1 wrapped over lines, 2 with a short tail, 3 the line's numbering prefix ignored,
-   * 4 the title's head only (loose forms).
+   * 4 the title's head only or a longer tail, 5 the same number reworded (loose forms).
    */
   quality: number;
 }
@@ -75,6 +78,28 @@ export function titleHead(title: string): string | null {
   return null;
 }
 
+/** Share of words two texts have in common (Dice coefficient over word sets). */
+export function wordOverlap(a: string, b: string): number {
+  const x = new Set(normText(a).split(' ').filter(Boolean));
+  const y = new Set(normText(b).split(' ').filter(Boolean));
+  if (!x.size || !y.size) return 0;
+  let common = 0;
+  for (const w of x) if (y.has(w)) common++;
+  return (2 * common) / (x.size + y.size);
+}
+
+const MIN_REWORDED_OVERLAP = 0.7;
+const label = (text: string, rest: string) => normText(text.trim().slice(0, text.trim().length - rest.length));
+
+/** Same "Item 5" / "Note 12" number on both, and most of the words after it shared. */
+function sameNumberReworded(title: string, l: Line): boolean {
+  const a = numbering(title);
+  if (!a || (a.kind !== 'item' && a.kind !== 'note') || a.rest.split(/\s+/).length < 2) return false;
+  const b = numbering(l.text);
+  if (!b || b.kind !== a.kind || label(title, a.rest) !== label(l.text, b.rest)) return false;
+  return wordOverlap(a.rest, b.rest) >= MIN_REWORDED_OVERLAP;
+}
+
 /** How `t` (normalised title) matches line i's text `a`, or -1. */
 function matchAt(t: string, a: string, lines: Line[], i: number): number {
   const tc = compact(t);
@@ -119,6 +144,7 @@ export function findTitle(title: string, lines: Line[], options: FindOptions | (
       else if (rest && matchAt(t, rest, lines, i) >= 0) quality = 3;
       else if (h && (compact(a) === compact(h) || (rest && compact(rest) === compact(h)))) quality = 4;
       else if (t.length >= 12 && t.includes(' ') && a.startsWith(t + ' ') && a.length - t.length <= MAX_LOOSE_TAIL_CHARS) quality = 4;
+      else if (sameNumberReworded(title, l)) quality = 5;
     }
     if (quality >= 0 && (!best || quality < best.quality)) best = { line: l, quality };
     if (best?.quality === 0) break;

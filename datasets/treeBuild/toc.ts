@@ -67,6 +67,23 @@ function romanValue(s: string): number | null {
   return total;
 }
 
+/**
+ * An entry's title begun on the line above: "Item 2." alone, or "Item 5. Market for … of Equity"
+ * wrapped before "Securities 19". The line above carries an item, note or section number and no
+ * page number, the entry line has no number of its own, starts at or right of it and sits just
+ * below. Returns that line's index, or null.
+ */
+function wrappedHead(page: Line[], i: number, used: Set<number>, title: string): number | null {
+  const prev = page[i - 1];
+  const l = page[i];
+  if (!prev || used.has(i - 1) || numbering(title)) return null;
+  const num = numbering(prev.text);
+  if (!num || num.kind === 'part' || num.kind === 'chapter' || ENTRY.test(prev.text.trim())) return null;
+  const size = l.size || prev.size;
+  const close = size > 0 ? Math.abs(prev.y - l.y) <= 1.8 * size : true;
+  return close && l.x >= prev.x - 1 ? i - 1 : null;
+}
+
 /** Entries of one page (numbered ones and group candidates). */
 function pageEntries(page: Line[]): RawEntry[] {
   const out: RawEntry[] = [];
@@ -91,7 +108,10 @@ function pageEntries(page: Line[]): RawEntry[] {
     if (used.has(i)) return;
     const m = t.match(ENTRY);
     if (m && !/[$€£%]/.test(m[1]) && digitShare(numbering(m[1])?.rest ?? m[1]) < 0.3) {
-      out.push({ title: m[1].replace(/[\s.·…_]+$/, '').trim(), num: m[2], line: l });
+      const title = m[1].replace(/[\s.·…_]+$/, '').trim();
+      const head = wrappedHead(page, i, used, title);
+      if (head !== null) used.add(i - 1);
+      out.push(head !== null ? { title: `${page[i - 1].text.trim()} ${title}`, num: m[2], line: page[i - 1] } : { title, num: m[2], line: l });
       used.add(i);
       return;
     }

@@ -5,7 +5,9 @@
 //    leader: "1.2 Charging ........ 7", "Item 7. Management's Discussion 23") is an entry; so is
 //    a title line followed, on the same row (a table laid out in cells), by a line holding only a
 //    number. Lines in the TOC without a number that carry a part or chapter numbering ("Part II")
-//    are group entries: they take the page of the entry that follows.
+//    are group entries: they take the page of the entry that follows. An entry begun on the line
+//    above under its item label ("Item 2." alone, or "Item 5. Market … of Equity" wrapped before
+//    "Securities 19") takes that line's text in front of its own.
 // 2. TOC pages. A page is a TOC page when at least 4 entries make up at least 30% of its lines
 //    (3 entries when the page says "contents"), their titles are words rather than figures, their
 //    numbers are not all equal and mostly do not decrease (a table of figures fails here), and no
@@ -16,10 +18,11 @@
 //    (distinct left edges, in steps of 4 pt or more) gives the level.
 // 4. Physical pages. The printed number is not the physical page: cover pages, roman front
 //    matter and inserted exhibits shift it, and not by a constant. Each entry's title is looked
-//    up on every page after the TOC (findTitle); an entry found on exactly one page gives an
-//    offset (physical − printed). Each entry then takes the page where its title is printed
-//    closest to its printed number plus the median offset of its nearest confidently located
-//    neighbours, within MAX_DRIFT pages. Located pages must not go backwards in TOC order. An
+//    up on every page after the TOC (findTitle, loose forms included: see locate.ts); an entry
+//    found on exactly one page by its best kind of match gives an offset (physical − printed).
+//    Each entry then takes, within MAX_DRIFT pages of its printed number plus the median offset
+//    of its nearest confidently located neighbours (so each part of a filing keeps its own
+//    offset), the match of the best kind closest to that page. Located pages must not go backwards in TOC order. An
 //    entry found nowhere near is unlocated: reported, not guessed, and left out of the tree.
 // 5. The TOC pages become a node of their own, titled by their heading ("Contents").
 import type { PdfContent } from './types.ts';

@@ -15,7 +15,8 @@
 //   subtitle ("Condensed Consolidated Balance Sheets" for "… Balance Sheets as of July 29, 2023").
 //   The head must end where a qualifier starts (",", "(", "as of", "for the", …) and keep at
 //   least two words;
-// - a line that continues the title by a few more words (the TOC shortened the heading);
+// - a line that continues the title by a few more words (the TOC shortened the heading), or
+//   stops short of it (the heading is the shorter one: three words and half the title at least);
 // - a line with the same item or note number as the title and mostly the same words ("Item 15.
 //   Exhibits and Financial Statement Schedules" for "Item 15. Exhibits, Financial Statement
 //   Schedules"): the number anchors it, the words only have to agree.
@@ -25,7 +26,7 @@ export interface Match {
   line: Line;
   /**
    * 0 exact, 1 wrapped over lines, 2 with a short tail, 3 the line's numbering prefix ignored,
-   * 4 the title's head only or a longer tail, 5 the same number reworded (loose forms).
+   * 4 the title's head only, cut short or with a longer tail, 5 the same number reworded (loose forms).
    */
   quality: number;
 }
@@ -100,6 +101,17 @@ function sameNumberReworded(title: string, l: Line): boolean {
   return wordOverlap(a.rest, b.rest) >= MIN_REWORDED_OVERLAP;
 }
 
+/**
+ * The printed heading is the title cut short at a word ("Management's Discussion and Analysis"
+ * for "… and Analysis of Financial Condition and Results of Operations"): at least three words
+ * and half the title's characters.
+ */
+const MIN_TRUNCATED_WORDS = 3;
+const MIN_TRUNCATED_SHARE = 0.5;
+function truncated(t: string, a: string): boolean {
+  return t.startsWith(a + ' ') && a.split(' ').length >= MIN_TRUNCATED_WORDS && a.length >= MIN_TRUNCATED_SHARE * t.length;
+}
+
 /** How `t` (normalised title) matches line i's text `a`, or -1. */
 function matchAt(t: string, a: string, lines: Line[], i: number): number {
   const tc = compact(t);
@@ -144,6 +156,7 @@ export function findTitle(title: string, lines: Line[], options: FindOptions | (
       else if (rest && matchAt(t, rest, lines, i) >= 0) quality = 3;
       else if (h && (compact(a) === compact(h) || (rest && compact(rest) === compact(h)))) quality = 4;
       else if (t.length >= 12 && t.includes(' ') && a.startsWith(t + ' ') && a.length - t.length <= MAX_LOOSE_TAIL_CHARS) quality = 4;
+      else if (truncated(t, a) || (rest && truncated(t, rest))) quality = 4;
       else if (sameNumberReworded(title, l)) quality = 5;
     }
     if (quality >= 0 && (!best || quality < best.quality)) best = { line: l, quality };

@@ -30,6 +30,7 @@ const REPORT: (string | StyledLine)[][] = [
     { text: 'Item 2.' },
     entry("Management's Discussion and Analysis", '5', 90),
     entry('Item 3. Business Overview', '6'),
+    entry('Segment Results of the Widget and Gadget Businesses', '6', 90),
     entry('Item 4. Controls', '7'),
     { text: 'PART II. OTHER INFORMATION', bold: true },
     entry('Risk Factors', '8'),
@@ -40,7 +41,7 @@ const REPORT: (string | StyledLine)[][] = [
   [H('Item 1. Financial Statements'), H('Condensed Balance Sheets'), ...prose('Balance'), footer('3')],
   [H('Condensed Statements of Income'), ...prose('Income'), H('Equity'), ...prose('Equity'), footer('4')],
   [H("ITEM 2. MANAGEMENT'S DISCUSSION AND"), H('ANALYSIS'), ...prose('Discussion'), footer('5')],
-  [H('Item 3. Busines s Overvie w'), ...prose('Business'), footer('6')], // words split by extraction
+  [H('Item 3. Busines s Overvie w'), ...prose('Business'), H('Segment Results of the Widget'), ...prose('Segments'), footer('6')], // words split by extraction
   [H('ITEM 4. CONTROLS AND PROCEDURES OF THE REGISTRANT'), ...prose('Controls'), footer('7')],
   [H('Supplementary chart'), ...prose('Chart')],
   [H('PART II. OTHER INFORMATION'), H('ITEM 1A. RISK FACTORS'), ...prose('Risks'), H('Item 5. Exhibits and Financial Statement Schedules'), ...prose('Exhibits'), footer('8')],
@@ -58,12 +59,13 @@ describe('locating printed TOC entries', () => {
     expect(at('b) Condensed Statements of Income for the three months ended June 30, 2024')).toEqual([4, 4]);
     expect(at("Item 2. Management's Discussion and Analysis")).toEqual([5, 5]); // label joined; capitals wrapped
     expect(at('Item 3. Business Overview')).toEqual([6, 6]); // "Busines s Overvie w"
+    expect(at('Segment Results of the Widget and Gadget Businesses')).toEqual([6, 6]); // the heading cut short
     expect(at('Item 4. Controls')).toEqual([7, 8]); // the TOC shortened the heading
     expect(at('Risk Factors')).toEqual([9, 9]); // printed under "ITEM 1A.", one page later in Part II
     expect(at('Item 5. Exhibits, Financial Statement Schedules')).toEqual([9, 10]); // wrapped entry, reworded heading
     expect(report.unlocated).toEqual(['c) Equity, by component', 'Item 6. Legal Proceedings']);
-    expect(report.tocEntries).toBe(12); // the two parts included; "Item 2." and "Schedules" joined their entries
-    expect(report.located).toBe(10);
+    expect(report.tocEntries).toBe(13); // the two parts included; "Item 2." and "Schedules" joined their entries
+    expect(report.located).toBe(11);
   });
 });
 
@@ -76,6 +78,9 @@ describe('title matching forms', () => {
     expect(findTitle("Management's Discussion and Analysis", page(5), { loose: true })?.quality).toBe(3);
     expect(findTitle('a) Condensed Balance Sheets as of June 30, 2024', page(3))).toBeNull();
     expect(findTitle('a) Condensed Balance Sheets as of June 30, 2024', page(3), { loose: true })?.quality).toBe(4);
+    // cut short: three words and half the title at least
+    expect(findTitle('Segment Results of the Widget and Gadget Businesses', page(6), { loose: true })?.quality).toBe(4);
+    expect(findTitle('Segment Results of the Widget and Gadget Businesses in the Americas, Europe and Asia', page(6), { loose: true })).toBeNull();
     // a numbered title never matches a line numbered otherwise, however alike the words
     expect(findTitle('Item 6. Legal Proceedings', page(10), { loose: true })).toBeNull();
   });

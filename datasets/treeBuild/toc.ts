@@ -7,7 +7,9 @@
 //    number. Lines in the TOC without a number that carry a part or chapter numbering ("Part II")
 //    are group entries: they take the page of the entry that follows. An entry begun on the line
 //    above under its item label ("Item 2." alone, or "Item 5. Market … of Equity" wrapped before
-//    "Securities 19") takes that line's text in front of its own.
+//    "Securities 19") takes that line's text in front of its own. An item without a page number
+//    with two entries or more indented under it ("Item 1." over "Financial Statements", then the
+//    statements) is a group entry too; its "(continued)" repeat on the next TOC page is not.
 // 2. TOC pages. A page is a TOC page when at least 4 entries make up at least 30% of its lines
 //    (3 entries when the page says "contents"), their titles are words rather than figures, their
 //    numbers are not all equal and mostly do not decrease (a table of figures fails here), and no
@@ -24,6 +26,7 @@
 //    of its nearest confidently located neighbours (so each part of a filing keeps its own
 //    offset), the match of the best kind closest to that page. Located pages must not go backwards in TOC order. An
 //    entry found nowhere near is unlocated: reported, not guessed, and left out of the tree.
+//    Group entries are placed last to first: "PART I" starts where its first item group does.
 // 5. The TOC pages become a node of their own, titled by their heading ("Contents").
 import type { PdfContent } from './types.ts';
 import type { Heading } from './assemble.ts';
@@ -70,6 +73,9 @@ function romanValue(s: string): number | null {
   return total;
 }
 
+/** "ITEM 8 … (continued)": an entry repeated at the top of the TOC's next page. */
+const CONTINUED = /\bcontinued\W*$/i;
+
 /**
  * An entry's title begun on the line above: "Item 2." alone, or "Item 5. Market for … of Equity"
  * wrapped before "Securities 19". The line above carries an item, note or section number and no
@@ -81,10 +87,39 @@ function wrappedHead(page: Line[], i: number, used: Set<number>, title: string):
   const l = page[i];
   if (!prev || used.has(i - 1) || numbering(title)) return null;
   const num = numbering(prev.text);
-  if (!num || num.kind === 'part' || num.kind === 'chapter' || ENTRY.test(prev.text.trim())) return null;
+  if (!num || num.kind === 'part' || num.kind === 'chapter' || ENTRY.test(prev.text.trim()) || CONTINUED.test(prev.text)) return null;
   const size = l.size || prev.size;
   const close = size > 0 ? Math.abs(prev.y - l.y) <= 1.8 * size : true;
   return close && l.x >= prev.x - 1 ? i - 1 : null;
+}
+
+/**
+ * An item without a page number whose entries follow indented under it ("Item 1." over
+ * "Financial Statements", then "Condensed … Income 5" further right): a group entry, titled
+ * with its label and the title line below it. An item with no page number and fewer than two
+ * entries indented under it ("Item 6. [Reserved]", a title wrapped before its number) is no group,
+ * nor is an item repeated "(continued)" on the TOC's next page.
+ */
+function itemGroup(page: Line[], i: number): { title: string; last: number } | null {
+  const l = page[i];
+  const num = numbering(l.text);
+  if (!num || ENTRY.test(l.text.trim())) return null;
+  let title = l.text.trim();
+  let last = i;
+  const next = page[i + 1];
+  const below = (a: Line, b: Line) => (b.size || a.size) === 0 || Math.abs(a.y - b.y) <= 1.8 * (b.size || a.size);
+  if (num.rest === '' && next && !numbering(next.text) && !ENTRY.test(next.text.trim()) && below(l, next)) {
+    title = `${title} ${next.text.trim()}`;
+    last = i + 1;
+  }
+  // "ITEM 8 … (continued)" at the top of a TOC's second page repeats an entry of the first
+  if (!/\p{L}{2}/u.test(numbering(title)?.rest ?? '') || CONTINUED.test(title)) return null;
+  // two entries or more indented under it: one alone is more likely the item's own title
+  // wrapped onto the next line ("Item 5. Market for … of Equity" over "Securities 19")
+  const indent = Math.max(l.x, page[last].x) + 4;
+  let under = 0;
+  for (let j = last + 1; j < page.length && ENTRY.test(page[j].text.trim()) && !numbering(page[j].text) && page[j].x >= indent; j++) under++;
+  return under >= 2 ? { title, last } : null;
 }
 
 /** Entries of one page (numbered ones and group candidates). */
@@ -121,6 +156,13 @@ function pageEntries(page: Line[]): RawEntry[] {
     const num = numbering(t);
     // the column header "Page" often shares the first group's row
     if (num && (num.kind === 'part' || num.kind === 'chapter') && t.split(/\s+/).length <= 12) out.push({ title: t.replace(/\s+page$/i, ''), num: null, line: l });
+    else if (num?.kind === 'item') {
+      const group = itemGroup(page, i);
+      if (group) {
+        for (let k = i; k <= group.last; k++) used.add(k);
+        out.push({ title: group.title, num: null, line: l });
+      }
+    }
   });
   return out;
 }
@@ -159,7 +201,9 @@ export function findToc(content: PdfContent): { tocPages: number[]; entries: Toc
   if (!tocPages.length) return null;
   // group entries only count between numbered ones
   const firstNum = raw.findIndex((e) => e.num !== null);
-  const kept = raw.filter((e, i) => e.num !== null || i >= firstNum - 1);
+  // (and the one or two just before the first: "PART I", "Item 1. Financial Statements")
+  const item = (e: RawEntry | undefined) => e !== undefined && e.num === null && numbering(e.title)?.kind === 'item';
+  const kept = raw.filter((e, i) => e.num !== null || i >= firstNum - (item(raw[firstNum - 1]) ? 2 : 1));
   return { tocPages, entries: levels(kept) };
 }
 
@@ -228,14 +272,18 @@ export function locateToc(content: PdfContent, toc: { tocPages: number[]; entrie
     if (!best) return null;
     return { page: best.page, line: best.match.line.line };
   });
-  // group entries ("Part II"): their own title near the next located entry, else that entry's page
-  toc.entries.forEach((e, i) => {
-    if (e.printed !== null) return;
+  // group entries ("Part II"): their own title near the next located entry, else that entry's
+  // page; the last first, so that "PART I" sees where its first group ("Item 1. …") starts
+  for (let i = toc.entries.length - 1; i >= 0; i--) {
+    const e = toc.entries[i];
+    if (e.printed !== null) continue;
     const next = located.slice(i + 1).find((x) => x !== null);
-    if (!next) return;
-    const hit = found[i].filter((h) => h.page <= next.page && h.page >= next.page - 2).sort((a, b) => b.page - a.page)[0];
+    if (!next) continue;
+    const hit = found[i]
+      .filter((h) => (h.page < next.page || (h.page === next.page && h.match.line.line <= next.line)) && h.page >= next.page - 2)
+      .sort((a, b) => b.page - a.page || b.match.line.line - a.match.line.line)[0];
     located[i] = hit ? { page: hit.page, line: hit.match.line.line } : { page: next.page, line: next.line };
-  });
+  }
   // never backwards
   let last = { page: 0, line: -1 };
   located.forEach((loc, i) => {

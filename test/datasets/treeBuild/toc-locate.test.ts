@@ -1,9 +1,10 @@
 // Locating printed TOC entries whose headings are not printed as the TOC says: words split by
-// extraction, item labels on their own TOC line, headings in capitals wrapped over lines, long
+// extraction, item labels on their own TOC line (over a title, or over a group of entries), headings in capitals wrapped over lines, long
 // entries whose heading is only their head, reworded numbered headings, shortened entries.
 import { describe, expect, it } from 'vitest';
 import { buildPdfTree, treeInvariantErrors } from '../../../datasets/treeBuild/index.ts';
 import { findTitle, titleHead, wordOverlap } from '../../../datasets/treeBuild/locate.ts';
+import { findToc } from '../../../datasets/treeBuild/toc.ts';
 import { pageLines } from '../../../datasets/treeBuild/text.ts';
 import type { StyledLine } from '../pdf-writer.ts';
 import { find, pdfContent, prose } from './build-helpers.ts';
@@ -23,7 +24,8 @@ const REPORT: (string | StyledLine)[][] = [
   [
     H('Table of Contents', 14),
     { text: 'PART I. FINANCIAL INFORMATION', bold: true },
-    entry('Item 1. Financial Statements', '3'),
+    { text: 'Item 1.' }, // an item without a page number over its entries: a group
+    { text: 'Financial Statements', x: 80 },
     entry('a) Condensed Balance Sheets as of June 30, 2024 and December 31, 2023', '3', 90),
     entry('b) Condensed Statements of Income for the three months ended June 30, 2024', '4', 90),
     entry('c) Equity, by component', '4', 90),
@@ -56,16 +58,41 @@ describe('locating printed TOC entries', () => {
     expect(treeInvariantErrors(doc.nodes, content.pageCount)).toEqual([]);
     const at = (title: string) => find(doc.nodes, title)?.pages;
     expect(at('a) Condensed Balance Sheets as of June 30, 2024 and December 31, 2023')).toEqual([3, 3]); // heading = the head
+    const item1 = find(doc.nodes, 'Item 1. Financial Statements')!; // label and title joined, entries nested
+    expect(item1.pages).toEqual([3, 4]);
+    expect(item1.children.map((c) => c.title.slice(0, 2))).toEqual(['a)', 'b)']);
     expect(at('b) Condensed Statements of Income for the three months ended June 30, 2024')).toEqual([4, 4]);
     expect(at("Item 2. Management's Discussion and Analysis")).toEqual([5, 5]); // label joined; capitals wrapped
     expect(at('Item 3. Business Overview')).toEqual([6, 6]); // "Busines s Overvie w"
     expect(at('Segment Results of the Widget and Gadget Businesses')).toEqual([6, 6]); // the heading cut short
     expect(at('Item 4. Controls')).toEqual([7, 8]); // the TOC shortened the heading
     expect(at('Risk Factors')).toEqual([9, 9]); // printed under "ITEM 1A.", one page later in Part II
-    expect(at('Item 5. Exhibits, Financial Statement Schedules')).toEqual([9, 10]); // wrapped entry, reworded heading
+    expect(at('Item 5. Exhibits, Financial Statement Schedules')).toEqual([9, 10]); // wrapped entry (one line under it: no group), reworded heading
     expect(report.unlocated).toEqual(['c) Equity, by component', 'Item 6. Legal Proceedings']);
     expect(report.tocEntries).toBe(13); // the two parts included; "Item 2." and "Schedules" joined their entries
     expect(report.located).toBe(11);
+  });
+});
+
+describe('item groups in a printed TOC', () => {
+  it('makes an item without a page number a group of the entries under it, but not its "(continued)" repeat', async () => {
+    const content = await pdfContent([
+      [H('ACME Inc.', 24)],
+      [H('Contents', 14), entry('Item 7. Overview', '3'), { text: 'Item 8.' }, { text: 'Statements', x: 80 }, entry('Balance Sheet', '4', 90), entry('Income Statement', '5', 90)],
+      [H('Contents', 14), { text: 'Item 8. Statements (continued)' }, entry('Cash Flows', '6', 90), entry('Equity', '7', 90), entry('Item 9. Controls', '8')],
+      ...['Item 7. Overview', 'Balance Sheet', 'Income Statement', 'Cash Flows', 'Equity', 'Item 9. Controls'].map((t) => [H(t), ...prose(t)]),
+    ]);
+    const toc = findToc(content)!;
+    expect(toc.tocPages).toEqual([2, 3]);
+    expect(toc.entries.map((e) => [e.title, e.printed, e.level])).toEqual([
+      ['Item 7. Overview', 3, 1],
+      ['Item 8. Statements', null, 1],
+      ['Balance Sheet', 4, 2],
+      ['Income Statement', 5, 2],
+      ['Cash Flows', 6, 2],
+      ['Equity', 7, 2],
+      ['Item 9. Controls', 8, 1],
+    ]);
   });
 });
 

@@ -16,7 +16,7 @@ import { pagesTree } from './pages.ts';
 import { findToc, locateToc } from './toc.ts';
 
 /** Bump whenever the trees built for the same content change (caches key on it). */
-export const TREE_BUILDER_VERSION = '1';
+export const TREE_BUILDER_VERSION = '2';
 
 export type TreeSource = 'outline' | 'toc' | 'layout' | 'pages';
 export type TreeChoice = 'auto' | TreeSource;

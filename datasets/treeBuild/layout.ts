@@ -20,7 +20,9 @@
 //    figures is a heading. A style (size, bold) at body size where fewer than 10% of the lines
 //    are candidates is a table or emphasis style, unless the line is numbered or in capitals.
 // 4. A heading continued on the next line in the same style (close below it, not numbered or
-//    parenthesised itself) is one heading.
+//    parenthesised itself) is one heading. An unnumbered title printed as a heading on three
+//    pages or more is a recurring label (a company name above each statement) after its first
+//    occurrence, not a section each time.
 // 5. Cover and title lines: headings on the first two pages that outrank every heading after
 //    them are the document's title block, not sections.
 // 6. A heading drawn visually above every other line of its page but later in the content
@@ -31,7 +33,7 @@
 //    heading under the nearest earlier heading of a strictly better rank.
 import type { PdfContent } from './types.ts';
 import type { Heading } from './assemble.ts';
-import { digitShare, isPageNumberLine, numbering, numberingRank, pageLines, runningLines, type Line, type Numbering } from './text.ts';
+import { digitShare, isPageNumberLine, normText, numbering, numberingRank, pageLines, runningLines, type Line, type Numbering } from './text.ts';
 
 export interface LayoutOptions {
   /** Pages to ignore (e.g. the printed table of contents). */
@@ -41,6 +43,8 @@ export interface LayoutOptions {
 const MAX_WORDS = 16;
 const MAX_CHARS = 150;
 const BIGGER = 1.12;
+/** A heading title on this many pages or more is a recurring label. */
+const MAX_REPEAT_PAGES = 3;
 // Below this share of candidates among its lines, a body-size style marks table rows or emphasis.
 const MIN_STYLE_SHARE = 0.1;
 
@@ -151,6 +155,24 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     }
     heads.push({ first: l, last: l, title: l.text.trim(), num: numbering(l.text), line: l.line });
   }
+  // 4b. A title printed as a heading on MAX_REPEAT_PAGES pages or more is a recurring label (the
+  // company's name above every statement, "Continued") after its first occurrence: sections are
+  // not repeated that often, and a tree of same-named siblings helps no reader.
+  const pagesOf = new Map<string, Set<number>>();
+  for (const h of heads) {
+    const key = normText(h.title);
+    if (!pagesOf.has(key)) pagesOf.set(key, new Set());
+    pagesOf.get(key)!.add(h.first.page);
+  }
+  // Its first occurrence stays: a section's name is often repeated later as a table's row group
+  // ("Las Vegas Strip Resorts" above its figures on each statement page).
+  const seen = new Set<string>();
+  heads = heads.filter((h) => {
+    const key = normText(h.title);
+    const first = !seen.has(key);
+    seen.add(key);
+    return h.num !== null || first || (pagesOf.get(key)?.size ?? 0) < MAX_REPEAT_PAGES;
+  });
   // A bare integer is a section number only within a run ("1 Scope", "2 Terms"): "13 Weeks
   // Ended" or "52 Weeks Ended" above table columns are not sections 13 and 52.
   const integers = new Set(heads.filter((h) => h.num?.kind === 'section' && /^\d+\.?\s/.test(h.title)).map((h) => parseInt(h.title, 10)));

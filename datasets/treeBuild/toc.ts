@@ -5,7 +5,11 @@
 //    leader: "1.2 Charging ........ 7", "Item 7. Management's Discussion 23") is an entry; so is
 //    a title line followed, on the same row (a table laid out in cells), by a line holding only a
 //    number. Lines in the TOC without a number that carry a part or chapter numbering ("Part II")
-//    are group entries: they take the page of the entry that follows.
+//    are group entries: they take the page of the entry that follows. An entry begun on the line
+//    above under its item label ("Item 2." alone, or "Item 5. Market … of Equity" wrapped before
+//    "Securities 19") takes that line's text in front of its own. An item without a page number
+//    with two entries or more indented under it ("Item 1." over "Financial Statements", then the
+//    statements) is a group entry too; its "(continued)" repeat on the next TOC page is not.
 // 2. TOC pages. A page is a TOC page when at least 4 entries make up at least 30% of its lines
 //    (3 entries when the page says "contents"), their titles are words rather than figures, their
 //    numbers are not all equal and mostly do not decrease (a table of figures fails here), and no
@@ -16,11 +20,13 @@
 //    (distinct left edges, in steps of 4 pt or more) gives the level.
 // 4. Physical pages. The printed number is not the physical page: cover pages, roman front
 //    matter and inserted exhibits shift it, and not by a constant. Each entry's title is looked
-//    up on every page after the TOC (findTitle); an entry found on exactly one page gives an
-//    offset (physical − printed). Each entry then takes the page where its title is printed
-//    closest to its printed number plus the median offset of its nearest confidently located
-//    neighbours, within MAX_DRIFT pages. Located pages must not go backwards in TOC order. An
+//    up on every page after the TOC (findTitle, loose forms included: see locate.ts); an entry
+//    found on exactly one page by its best kind of match gives an offset (physical − printed).
+//    Each entry then takes, within MAX_DRIFT pages of its printed number plus the median offset
+//    of its nearest confidently located neighbours (so each part of a filing keeps its own
+//    offset), the match of the best kind closest to that page. Located pages must not go backwards in TOC order. An
 //    entry found nowhere near is unlocated: reported, not guessed, and left out of the tree.
+//    Group entries are placed last to first: "PART I" starts where its first item group does.
 // 5. The TOC pages become a node of their own, titled by their heading ("Contents").
 import type { PdfContent } from './types.ts';
 import type { Heading } from './assemble.ts';
@@ -67,6 +73,55 @@ function romanValue(s: string): number | null {
   return total;
 }
 
+/** "ITEM 8 … (continued)": an entry repeated at the top of the TOC's next page. */
+const CONTINUED = /\bcontinued\W*$/i;
+
+/**
+ * An entry's title begun on the line above: "Item 2." alone, or "Item 5. Market for … of Equity"
+ * wrapped before "Securities 19". The line above carries an item, note or section number and no
+ * page number, the entry line has no number of its own, starts at or right of it and sits just
+ * below. Returns that line's index, or null.
+ */
+function wrappedHead(page: Line[], i: number, used: Set<number>, title: string): number | null {
+  const prev = page[i - 1];
+  const l = page[i];
+  if (!prev || used.has(i - 1) || numbering(title)) return null;
+  const num = numbering(prev.text);
+  if (!num || num.kind === 'part' || num.kind === 'chapter' || ENTRY.test(prev.text.trim()) || CONTINUED.test(prev.text)) return null;
+  const size = l.size || prev.size;
+  const close = size > 0 ? Math.abs(prev.y - l.y) <= 1.8 * size : true;
+  return close && l.x >= prev.x - 1 ? i - 1 : null;
+}
+
+/**
+ * An item without a page number whose entries follow indented under it ("Item 1." over
+ * "Financial Statements", then "Condensed … Income 5" further right): a group entry, titled
+ * with its label and the title line below it. An item with no page number and fewer than two
+ * entries indented under it ("Item 6. [Reserved]", a title wrapped before its number) is no group,
+ * nor is an item repeated "(continued)" on the TOC's next page.
+ */
+function itemGroup(page: Line[], i: number): { title: string; last: number } | null {
+  const l = page[i];
+  const num = numbering(l.text);
+  if (!num || ENTRY.test(l.text.trim())) return null;
+  let title = l.text.trim();
+  let last = i;
+  const next = page[i + 1];
+  const below = (a: Line, b: Line) => (b.size || a.size) === 0 || Math.abs(a.y - b.y) <= 1.8 * (b.size || a.size);
+  if (num.rest === '' && next && !numbering(next.text) && !ENTRY.test(next.text.trim()) && below(l, next)) {
+    title = `${title} ${next.text.trim()}`;
+    last = i + 1;
+  }
+  // "ITEM 8 … (continued)" at the top of a TOC's second page repeats an entry of the first
+  if (!/\p{L}{2}/u.test(numbering(title)?.rest ?? '') || CONTINUED.test(title)) return null;
+  // two entries or more indented under it: one alone is more likely the item's own title
+  // wrapped onto the next line ("Item 5. Market for … of Equity" over "Securities 19")
+  const indent = Math.max(l.x, page[last].x) + 4;
+  let under = 0;
+  for (let j = last + 1; j < page.length && ENTRY.test(page[j].text.trim()) && !numbering(page[j].text) && page[j].x >= indent; j++) under++;
+  return under >= 2 ? { title, last } : null;
+}
+
 /** Entries of one page (numbered ones and group candidates). */
 function pageEntries(page: Line[]): RawEntry[] {
   const out: RawEntry[] = [];
@@ -91,13 +146,23 @@ function pageEntries(page: Line[]): RawEntry[] {
     if (used.has(i)) return;
     const m = t.match(ENTRY);
     if (m && !/[$€£%]/.test(m[1]) && digitShare(numbering(m[1])?.rest ?? m[1]) < 0.3) {
-      out.push({ title: m[1].replace(/[\s.·…_]+$/, '').trim(), num: m[2], line: l });
+      const title = m[1].replace(/[\s.·…_]+$/, '').trim();
+      const head = wrappedHead(page, i, used, title);
+      if (head !== null) used.add(i - 1);
+      out.push(head !== null ? { title: `${page[i - 1].text.trim()} ${title}`, num: m[2], line: page[i - 1] } : { title, num: m[2], line: l });
       used.add(i);
       return;
     }
     const num = numbering(t);
     // the column header "Page" often shares the first group's row
     if (num && (num.kind === 'part' || num.kind === 'chapter') && t.split(/\s+/).length <= 12) out.push({ title: t.replace(/\s+page$/i, ''), num: null, line: l });
+    else if (num?.kind === 'item') {
+      const group = itemGroup(page, i);
+      if (group) {
+        for (let k = i; k <= group.last; k++) used.add(k);
+        out.push({ title: group.title, num: null, line: l });
+      }
+    }
   });
   return out;
 }
@@ -136,7 +201,9 @@ export function findToc(content: PdfContent): { tocPages: number[]; entries: Toc
   if (!tocPages.length) return null;
   // group entries only count between numbered ones
   const firstNum = raw.findIndex((e) => e.num !== null);
-  const kept = raw.filter((e, i) => e.num !== null || i >= firstNum - 1);
+  // (and the one or two just before the first: "PART I", "Item 1. Financial Statements")
+  const item = (e: RawEntry | undefined) => e !== undefined && e.num === null && numbering(e.title)?.kind === 'item';
+  const kept = raw.filter((e, i) => e.num !== null || i >= firstNum - (item(raw[firstNum - 1]) ? 2 : 1));
   return { tocPages, entries: levels(kept) };
 }
 
@@ -173,16 +240,18 @@ export function locateToc(content: PdfContent, toc: { tocPages: number[]; entrie
   const found: { page: number; match: Match }[][] = toc.entries.map((e) => {
     const hits: { page: number; match: Match }[] = [];
     for (let p = after; p <= content.pageCount; p++) {
-      const m = findTitle(e.title, lines[p - 1]);
+      const m = findTitle(e.title, lines[p - 1], { loose: true });
       if (m) hits.push({ page: p, match: m });
     }
-    // exact matches win over looser ones
-    const best = Math.min(...hits.map((h) => h.match.quality));
-    return hits.filter((h) => h.match.quality === best);
+    return hits;
   });
+  // An offset is trusted from a title printed on one page only, by its best kind of match, and
+  // not from a title's head alone (a loose form that short phrases share).
   const confident: { i: number; offset: number }[] = [];
   toc.entries.forEach((e, i) => {
-    if (e.printed !== null && found[i].length === 1) confident.push({ i, offset: found[i][0].page - e.printed });
+    const best = Math.min(...found[i].map((h) => h.match.quality));
+    const top = found[i].filter((h) => h.match.quality === best);
+    if (e.printed !== null && top.length === 1 && best < 4) confident.push({ i, offset: top[0].page - e.printed });
   });
   const median = (v: number[]) => {
     const s = [...v].sort((a, b) => a - b);
@@ -195,18 +264,26 @@ export function locateToc(content: PdfContent, toc: { tocPages: number[]; entrie
     const near = [...confident].sort((a, b) => Math.abs(a.i - i) - Math.abs(b.i - i)).slice(0, 3);
     const offset = near.length ? median(near.map((c) => c.offset)) : globalOffset;
     const expected = e.printed + offset;
-    const best = [...found[i]].sort((a, b) => Math.abs(a.page - expected) - Math.abs(b.page - expected))[0];
-    if (Math.abs(best.page - expected) > MAX_DRIFT) return null;
+    // Near the expected page, the closest match of the best kind: a strict match elsewhere in
+    // the document (the same words in a note) does not hide a looser one where the entry is.
+    const best = found[i]
+      .filter((h) => Math.abs(h.page - expected) <= MAX_DRIFT)
+      .sort((a, b) => a.match.quality - b.match.quality || Math.abs(a.page - expected) - Math.abs(b.page - expected))[0];
+    if (!best) return null;
     return { page: best.page, line: best.match.line.line };
   });
-  // group entries ("Part II"): their own title near the next located entry, else that entry's page
-  toc.entries.forEach((e, i) => {
-    if (e.printed !== null) return;
+  // group entries ("Part II"): their own title near the next located entry, else that entry's
+  // page; the last first, so that "PART I" sees where its first group ("Item 1. …") starts
+  for (let i = toc.entries.length - 1; i >= 0; i--) {
+    const e = toc.entries[i];
+    if (e.printed !== null) continue;
     const next = located.slice(i + 1).find((x) => x !== null);
-    if (!next) return;
-    const hit = found[i].filter((h) => h.page <= next.page && h.page >= next.page - 2).sort((a, b) => b.page - a.page)[0];
+    if (!next) continue;
+    const hit = found[i]
+      .filter((h) => (h.page < next.page || (h.page === next.page && h.match.line.line <= next.line)) && h.page >= next.page - 2)
+      .sort((a, b) => b.page - a.page || b.match.line.line - a.match.line.line)[0];
     located[i] = hit ? { page: hit.page, line: hit.match.line.line } : { page: next.page, line: next.line };
-  });
+  }
   // never backwards
   let last = { page: 0, line: -1 };
   located.forEach((loc, i) => {

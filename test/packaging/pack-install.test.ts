@@ -46,7 +46,7 @@ describe.skipIf(!enabled)('npm pack, install in an empty folder, run the quickst
     expect(run.stderr).not.toMatch(/Error/);
     expect(run.status).toBe(0);
     const report = JSON.parse(run.stdout);
-    expect(report.summary.strategies.map((s: { strategy: string }) => s.strategy)).toEqual(['vector', 'node-list', 'layerwise', 'hybrid-beam', 'mcts']);
+    expect(report.summary.strategies.map((s: { strategy: string }) => s.strategy)).toEqual(['vector', 'node-list', 'layerwise', 'hybrid-beam', 'mcts', 'agent']);
     expect(report.summary.strategies.every((s: { records: number }) => s.records === 5)).toBe(true);
     const html = spawnSync(bin, ['report', join('runs', 'qs'), '--format', 'html', '--out', 'qs.html'], { cwd: app, encoding: 'utf8' });
     expect(html.status).toBe(0);

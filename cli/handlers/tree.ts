@@ -1,5 +1,6 @@
 // `treebench tree build | inspect | compare`: build a table of contents for PDFs (and Markdown),
 // measure a tree, and compare a built tree with a reference outline.
+import { forTerminal } from '../../harness/text/terminal.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
@@ -20,8 +21,8 @@ import type { CommandBody, Runner } from '../runner.ts';
 
 const SOURCES = ['auto', 'outline', 'toc', 'layout', 'pages'] as const;
 
-/** Data text on the terminal: control characters (escape sequences, BEL) shown as `?`. */
-export const termSafe = (s: string): string => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '?');
+/** Data text on the terminal: control characters (escape sequences, BEL) never reach it raw. */
+const termSafe = forTerminal;
 
 interface BuildArgs {
   input: string;

@@ -87,16 +87,14 @@ export class HashEmbedder implements Embedder {
   private uniStamp = new Int32Array(0);
   private uniCnt = new Int32Array(0);
 
-  // Bigram features: open addressing over (first term, second term).
-  private bA = new Int32Array(0);
-  private bB = new Int32Array(0);
-  private bHash = new Uint32Array(0);
-  private bDf = new Int32Array(0);
-  private bStamp = new Int32Array(0);
-  private bCnt = new Int32Array(0);
-  private bSize = 0;
-  private bSlots = new Int32Array(1024); // entry index + 1; 0 = empty
+  // Bigram features: open addressing over (first term, second term). Records are interleaved so a
+  // lookup touches one cache line of the slot table and one of the feature records (the tables
+  // outgrow the CPU caches on large corpora): slot = [first, second, feature index + 1, unused],
+  // feature = [df, stamp, count within the text, signed bucket hash].
+  private bSlots = new Int32Array(4 * 1024);
   private bMask = 1023;
+  private bRec = new Int32Array(0);
+  private bSize = 0;
 
   // Surface words of ASCII texts: open addressing over the lowercased span's hash.
   private wSlots = new Int32Array(1 << 16);
@@ -158,51 +156,41 @@ export class HashEmbedder implements Embedder {
 
   /** Bigram feature index of (a, b), added when new (its df 0). */
   private bigram(a: number, b: number): number {
-    let h = Math.imul(a ^ 0x5bd1e995, 0x85ebca6b) ^ b;
-    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-    h ^= h >>> 16;
     const slots = this.bSlots;
     const mask = this.bMask;
-    let s = h & mask;
+    let s = bigramSlotHash(a, b) & mask;
     for (;;) {
-      const e = slots[s];
+      const e = slots[4 * s + 2];
       if (e === 0) break;
-      if (this.bA[e - 1] === a && this.bB[e - 1] === b) return e - 1;
+      if (slots[4 * s] === a && slots[4 * s + 1] === b) return e - 1;
       s = (s + 1) & mask;
     }
     const i = this.bSize++;
-    if (i >= this.bA.length) {
-      const need = i + 1;
-      this.bA = grow(this.bA, need);
-      this.bB = grow(this.bB, need);
-      this.bHash = grow(this.bHash, need);
-      this.bDf = grow(this.bDf, need);
-      this.bStamp = grow(this.bStamp, need);
-      this.bCnt = grow(this.bCnt, need);
-    }
-    this.bA[i] = a;
-    this.bB[i] = b;
-    this.bHash[i] = fmix32(fnvOver(this.bigramPrefix[a], this.termText[b]) >>> 0);
-    this.bDf[i] = 0;
-    this.bStamp[i] = 0;
-    slots[s] = i + 1;
-    if (this.bSize * 2 > slots.length) this.rehashBigrams();
+    if (4 * i + 4 > this.bRec.length) this.bRec = grow(this.bRec, 4 * i + 4);
+    const r = 4 * i;
+    this.bRec[r] = 0;
+    this.bRec[r + 1] = 0;
+    this.bRec[r + 2] = 0;
+    this.bRec[r + 3] = fmix32(fnvOver(this.bigramPrefix[a], this.termText[b]) >>> 0);
+    slots[4 * s] = a;
+    slots[4 * s + 1] = b;
+    slots[4 * s + 2] = i + 1;
+    if (this.bSize * 2 > mask + 1) this.rehashBigrams();
     return i;
   }
 
   private rehashBigrams(): void {
-    const cap = this.bSlots.length * 2;
-    const slots = new Int32Array(cap);
+    const old = this.bSlots;
+    const cap = (this.bMask + 1) * 2;
+    const slots = new Int32Array(4 * cap);
     const mask = cap - 1;
-    for (let i = 0; i < this.bSize; i++) {
-      const a = this.bA[i];
-      const b = this.bB[i];
-      let h = Math.imul(a ^ 0x5bd1e995, 0x85ebca6b) ^ b;
-      h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-      h ^= h >>> 16;
-      let s = h & mask;
-      while (slots[s] !== 0) s = (s + 1) & mask;
-      slots[s] = i + 1;
+    for (let o = 0; o < old.length; o += 4) {
+      if (old[o + 2] === 0) continue;
+      let s = bigramSlotHash(old[o], old[o + 1]) & mask;
+      while (slots[4 * s + 2] !== 0) s = (s + 1) & mask;
+      slots[4 * s] = old[o];
+      slots[4 * s + 1] = old[o + 1];
+      slots[4 * s + 2] = old[o + 2];
     }
     this.bSlots = slots;
     this.bMask = mask;
@@ -335,7 +323,7 @@ export class HashEmbedder implements Embedder {
     const n = this.scanTerms(text);
     if (++this.stamp === 0x7fffffff) {
       this.uniStamp.fill(0);
-      this.bStamp.fill(0);
+      for (let r = 1; r < this.bRec.length; r += 4) this.bRec[r] = 0;
       this.stamp = 1;
     }
     const stamp = this.stamp;
@@ -346,12 +334,14 @@ export class HashEmbedder implements Embedder {
       const id = terms[i];
       if (i > 0) {
         const f = this.bigram(terms[i - 1], id);
-        if (this.bStamp[f] !== stamp) {
-          this.bStamp[f] = stamp;
-          this.bCnt[f] = 1;
-          if (df) this.bDf[f]++;
+        const rec = this.bRec;
+        const r = 4 * f;
+        if (rec[r + 1] !== stamp) {
+          rec[r + 1] = stamp;
+          rec[r + 2] = 1;
+          if (df) rec[r]++;
           order[o++] = 2 * f + 1;
-        } else this.bCnt[f]++;
+        } else rec[r + 2]++;
       }
       if (uniStamp[id] !== stamp) {
         uniStamp[id] = stamp;
@@ -369,7 +359,7 @@ export class HashEmbedder implements Embedder {
    */
   fit(texts: string[]): void {
     this.uniDf.fill(0);
-    this.bDf.fill(0);
+    for (let r = 0; r < this.bRec.length; r += 4) this.bRec[r] = 0;
     for (const t of texts) this.countFeatures(t, true);
     this.fitted = true;
     this.fittedDocs = texts.length;
@@ -395,7 +385,7 @@ export class HashEmbedder implements Embedder {
     const ia = this.termIds.get(a);
     const ib = this.termIds.get(b);
     if (ia === undefined || ib === undefined) return this.idfOfDf(0);
-    return this.idfOfDf(this.bDf[this.bigram(ia, ib)]);
+    return this.idfOfDf(this.bRec[4 * this.bigram(ia, ib)]);
   }
 
   /** One unit vector (all zeros for a text without content terms). */
@@ -411,9 +401,9 @@ export class HashEmbedder implements Embedder {
       let h: number;
       let scale: number;
       if (code & 1) {
-        count = this.bCnt[f];
-        idf = this.idfOfDf(this.bDf[f]);
-        h = this.bHash[f];
+        count = this.bRec[4 * f + 2];
+        idf = this.idfOfDf(this.bRec[4 * f]);
+        h = this.bRec[4 * f + 3] >>> 0;
         scale = bigramWeight;
       } else {
         count = this.uniCnt[f];
@@ -431,6 +421,13 @@ export class HashEmbedder implements Embedder {
   async embed(texts: string[]): Promise<EmbedResult> {
     return { vectors: texts.map((t) => this.embedOne(t)) };
   }
+}
+
+/** Slot hash of the bigram (a, b): a murmur-style mix of both term ids. */
+function bigramSlotHash(a: number, b: number): number {
+  let h = Math.imul(a ^ 0x5bd1e995, 0x85ebca6b) ^ b;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
 }
 
 function isDigit(c: number): boolean {

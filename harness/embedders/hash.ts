@@ -3,17 +3,21 @@
 // FNV-1a (+ a murmur finaliser) into `dim` buckets with a sign bit so collisions cancel on average
 // instead of piling up. Term weight = (1 + ln tf) · idf; vectors are L2-normalised.
 import type { EmbedResult, Embedder } from '../types.ts';
-import { isStopword, stem, tokenize, words } from '../text/tokenize.ts';
+import { isAscii, isStopword, stem, tokenize, tokenWord, words } from '../text/tokenize.ts';
 import { l2normalize } from './vector.ts';
 
 /** FNV-1a over the UTF-16 code units of `s`, as an unsigned 32-bit integer. */
 export function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
+  return fnvOver(0x811c9dc5, s) >>> 0;
+}
+
+/** FNV-1a continued from state `h` over the code units of `s` (as a signed 32-bit integer). */
+function fnvOver(h: number, s: string): number {
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
-  return h >>> 0;
+  return h;
 }
 
 /** Murmur3's 32-bit finaliser: spreads FNV's weak low bits so bucket and sign bits are independent. */
@@ -45,27 +49,71 @@ export function hashFeatures(text: string): Map<string, number> {
   return counts;
 }
 
-/** Bigram keys start here: key = (first term id + 1) · 2^26 + second term id; unigram key = term id. */
-const BIGRAM_BASE = 2 ** 26;
 /** Surface words remembered (word → term id); cleared wholesale when full. */
 const WORD_CACHE_LIMIT = 500_000;
+
+// How a text becomes a vector, fast (the build rate of a large index is this loop):
+//  - ASCII texts are scanned char by char, matching TOKEN_RE of text/tokenize.ts exactly; each
+//    token's lowercased span is hashed while scanning and looked up in an open-addressing table of
+//    surface words → term id (stopwords → -1), so a known word costs no string at all. Other texts
+//    go through words() (Unicode folding) and a Map of words.
+//  - Terms have integer ids. A unigram feature is its term id; a bigram feature gets an id from an
+//    open-addressing table keyed by the two term ids (typed arrays: no Map entry limit, no objects).
+//  - Per feature, kept in typed arrays: its signed bucket hash (FNV-1a of the feature string
+//    `w:<term>` / `b:<term> <term>`, computed once from per-term FNV states), its document
+//    frequency from the last fit, and a stamp + count for counting within one text.
+// The vector adds each feature's weight in first-seen order, the order of hashFeatures' Map, so
+// the float32 sums (and the vectors) are bit-identical to the string definition above.
+
+/** Growable Int32Array helper: a copy with room for at least `need` elements. */
+function grow<T extends Int32Array | Uint32Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  const b = new (a.constructor as new (n: number) => T)(Math.max(need, a.length * 2, 16));
+  b.set(a);
+  return b;
+}
 
 export class HashEmbedder implements Embedder {
   readonly id = 'hash';
   readonly dim: number;
   private readonly bigramWeight: number;
-  // Features are handled as numbers, not strings: each term gets an id on first sight, a unigram's
-  // key is its id, a bigram's key is built from the two ids (a bijection with the feature strings
-  // of hashFeatures, in the same first-seen order). Each feature's hash and IDF are computed once
-  // per fit, not once per occurrence. The vectors are exactly those of the string definition.
+
+  // Terms (stemmed content words).
   private readonly termIds = new Map<string, number>();
   private readonly termText: string[] = [];
+  private uniHash = new Uint32Array(0); // fmix32(fnv1a('w:' + term))
+  private bigramPrefix = new Int32Array(0); // FNV state after 'b:' + term + ' '
+  private uniDf = new Int32Array(0);
+  private uniStamp = new Int32Array(0);
+  private uniCnt = new Int32Array(0);
+
+  // Bigram features: open addressing over (first term, second term). Records are interleaved so a
+  // lookup touches one cache line of the slot table and one of the feature records (the tables
+  // outgrow the CPU caches on large corpora): slot = [first, second, feature index + 1, unused],
+  // feature = [df, stamp, count within the text, signed bucket hash].
+  private bSlots = new Int32Array(4 * 1024);
+  private bMask = 1023;
+  private bRec = new Int32Array(0);
+  private bSize = 0;
+
+  // Surface words of ASCII texts: open addressing over the lowercased span's hash.
+  private wSlots = new Int32Array(1 << 16);
+  private wMask = (1 << 16) - 1;
+  private wHash = new Int32Array(0);
+  private wTerm = new Int32Array(0);
+  private wText: string[] = [];
+  /** Words of non-ASCII texts (after folding) → term id. */
   private readonly wordIds = new Map<string, number>();
-  /** Document frequencies by feature key from the last `fit()`; null before any fit (idf = 1 then). */
-  private df: Map<number, number> | null = null;
+
+  // Scratch per text: its term ids, and its features in first-seen order (2·term, 2·bigram + 1).
+  private terms = new Int32Array(1024);
+  private order = new Int32Array(2048);
+  private stamp = 0;
+
+  private fitted = false;
   private fittedDocs = 0;
-  /** Per feature key: its signed bucket hash and IDF under the current fit. */
-  private info = new Map<number, { h: number; idf: number }>();
+  /** IDF by document frequency under the current fit. */
+  private idfByDf = new Float64Array(1).fill(1);
 
   constructor(opts: HashEmbedderOptions = {}) {
     const dim = opts.dim ?? 1024;
@@ -85,49 +133,224 @@ export class HashEmbedder implements Embedder {
     let id = this.termIds.get(term);
     if (id === undefined) {
       id = this.termText.length;
-      if (id >= BIGRAM_BASE - 1) throw new Error(`hash embedder: more than ${BIGRAM_BASE - 1} distinct terms`);
       this.termIds.set(term, id);
       this.termText.push(term);
+      const need = id + 1;
+      if (need > this.uniHash.length) {
+        this.uniHash = grow(this.uniHash, need);
+        this.bigramPrefix = grow(this.bigramPrefix, need);
+        this.uniDf = grow(this.uniDf, need);
+        this.uniStamp = grow(this.uniStamp, need);
+        this.uniCnt = grow(this.uniCnt, need);
+      }
+      this.uniHash[id] = fmix32(fnv1a(`w:${term}`));
+      this.bigramPrefix[id] = fnvOver(fnvOver(0x811c9dc5, 'b:'), term + ' ');
     }
     return id;
   }
 
-  /** The feature string of a key (`w:<term>` or `b:<term> <term>`), as hashFeatures names it. */
-  private featureString(key: number): string {
-    if (key < BIGRAM_BASE) return `w:${this.termText[key]}`;
-    const a = Math.floor(key / BIGRAM_BASE) - 1;
-    return `b:${this.termText[a]} ${this.termText[key - (a + 1) * BIGRAM_BASE]}`;
+  /** Term id of a folded word (stopword → -1, else its stem). */
+  private termOfWord(word: string): number {
+    return isStopword(word) ? -1 : this.termId(stem(word));
+  }
+
+  /** Bigram feature index of (a, b), added when new (its df 0). */
+  private bigram(a: number, b: number): number {
+    const slots = this.bSlots;
+    const mask = this.bMask;
+    let s = bigramSlotHash(a, b) & mask;
+    for (;;) {
+      const e = slots[4 * s + 2];
+      if (e === 0) break;
+      if (slots[4 * s] === a && slots[4 * s + 1] === b) return e - 1;
+      s = (s + 1) & mask;
+    }
+    const i = this.bSize++;
+    if (4 * i + 4 > this.bRec.length) this.bRec = grow(this.bRec, 4 * i + 4);
+    const r = 4 * i;
+    this.bRec[r] = 0;
+    this.bRec[r + 1] = 0;
+    this.bRec[r + 2] = 0;
+    this.bRec[r + 3] = fmix32(fnvOver(this.bigramPrefix[a], this.termText[b]) >>> 0);
+    slots[4 * s] = a;
+    slots[4 * s + 1] = b;
+    slots[4 * s + 2] = i + 1;
+    if (this.bSize * 2 > mask + 1) this.rehashBigrams();
+    return i;
+  }
+
+  private rehashBigrams(): void {
+    const old = this.bSlots;
+    const cap = (this.bMask + 1) * 2;
+    const slots = new Int32Array(4 * cap);
+    const mask = cap - 1;
+    for (let o = 0; o < old.length; o += 4) {
+      if (old[o + 2] === 0) continue;
+      let s = bigramSlotHash(old[o], old[o + 1]) & mask;
+      while (slots[4 * s + 2] !== 0) s = (s + 1) & mask;
+      slots[4 * s] = old[o];
+      slots[4 * s + 1] = old[o + 1];
+      slots[4 * s + 2] = old[o + 2];
+    }
+    this.bSlots = slots;
+    this.bMask = mask;
+  }
+
+  /** Term id of the surface word text[start, end) (lowercased hash `h`) of an ASCII text. */
+  private surfaceTerm(text: string, start: number, end: number, h: number): number {
+    const slots = this.wSlots;
+    const mask = this.wMask;
+    const len = end - start;
+    let s = h & mask;
+    for (;;) {
+      const e = slots[s];
+      if (e === 0) break;
+      if (this.wHash[e - 1] === h) {
+        const w = this.wText[e - 1];
+        if (w.length === len) {
+          let k = 0;
+          for (; k < len; k++) {
+            let c = text.charCodeAt(start + k);
+            if (c >= 65 && c <= 90) c += 32;
+            if (c !== w.charCodeAt(k)) break;
+          }
+          if (k === len) return this.wTerm[e - 1];
+        }
+      }
+      s = (s + 1) & mask;
+    }
+    if (this.wText.length >= WORD_CACHE_LIMIT) {
+      this.wSlots.fill(0);
+      this.wText = [];
+      return this.surfaceTerm(text, start, end, h);
+    }
+    const surface = text.slice(start, end).toLowerCase();
+    const term = this.termOfWord(tokenWord(surface));
+    const i = this.wText.length;
+    this.wText.push(surface);
+    this.wHash = grow(this.wHash, i + 1);
+    this.wTerm = grow(this.wTerm, i + 1);
+    this.wHash[i] = h;
+    this.wTerm[i] = term;
+    slots[s] = i + 1;
+    if ((i + 1) * 2 > slots.length) {
+      const cap = slots.length * 2;
+      const ns = new Int32Array(cap);
+      for (let j = 0; j <= i; j++) {
+        let t = this.wHash[j] & (cap - 1);
+        while (ns[t] !== 0) t = (t + 1) & (cap - 1);
+        ns[t] = j + 1;
+      }
+      this.wSlots = ns;
+      this.wMask = cap - 1;
+    }
+    return term;
+  }
+
+  /** The content terms of `text` into this.terms; returns how many. */
+  private scanTerms(text: string): number {
+    if (!isAscii(text)) {
+      let n = 0;
+      for (const word of words(text)) {
+        let id = this.wordIds.get(word);
+        if (id === undefined) {
+          id = this.termOfWord(word);
+          if (this.wordIds.size >= WORD_CACHE_LIMIT) this.wordIds.clear();
+          this.wordIds.set(word, id);
+        }
+        if (id < 0) continue;
+        if (n === this.terms.length) this.terms = grow(this.terms, n + 1);
+        this.terms[n++] = id;
+      }
+      return n;
+    }
+    // TOKEN_RE on lowercased ASCII: a number is \d+ (,\d{3} not followed by a digit)* (\.\d+)?;
+    // a word is [a-z]+ ('[a-z]+)*. Anything else separates tokens.
+    const len = text.length;
+    let n = 0;
+    let i = 0;
+    while (i < len) {
+      const c = text.charCodeAt(i);
+      const start = i;
+      if (c >= 48 && c <= 57) {
+        i++;
+        while (i < len && isDigit(text.charCodeAt(i))) i++;
+        while (
+          i + 3 < len &&
+          text.charCodeAt(i) === 44 &&
+          isDigit(text.charCodeAt(i + 1)) &&
+          isDigit(text.charCodeAt(i + 2)) &&
+          isDigit(text.charCodeAt(i + 3)) &&
+          !(i + 4 < len && isDigit(text.charCodeAt(i + 4)))
+        )
+          i += 4;
+        if (i + 1 < len && text.charCodeAt(i) === 46 && isDigit(text.charCodeAt(i + 1))) {
+          i += 2;
+          while (i < len && isDigit(text.charCodeAt(i))) i++;
+        }
+      } else if (isLetter(c)) {
+        i++;
+        for (;;) {
+          while (i < len && isLetter(text.charCodeAt(i))) i++;
+          if (i + 1 < len && text.charCodeAt(i) === 39 && isLetter(text.charCodeAt(i + 1))) i += 2;
+          else break;
+        }
+      } else {
+        i++;
+        continue;
+      }
+      let h = 0x811c9dc5 | 0;
+      for (let k = start; k < i; k++) {
+        let x = text.charCodeAt(k);
+        if (x >= 65 && x <= 90) x += 32;
+        h = Math.imul(h ^ x, 0x01000193);
+      }
+      h ^= h >>> 15;
+      const id = this.surfaceTerm(text, start, i, h);
+      if (id < 0) continue;
+      if (n === this.terms.length) this.terms = grow(this.terms, n + 1);
+      this.terms[n++] = id;
+    }
+    return n;
   }
 
   /**
-   * Term id of a surface word (what tokenize() would make of it: stopword → -1, else its stem),
-   * remembered per word: words repeat (Zipf), stemming them again is most of the work.
+   * Counts the features of `text` (stamp + count per feature) and lists them in first-seen order
+   * (hashFeatures' order: for each term, the bigram ending at it, then its unigram) in this.order;
+   * returns how many. With `df`, also adds 1 to each distinct feature's document frequency.
    */
-  private wordTerm(word: string): number {
-    let id = this.wordIds.get(word);
-    if (id === undefined) {
-      id = isStopword(word) ? -1 : this.termId(stem(word));
-      if (this.wordIds.size >= WORD_CACHE_LIMIT) this.wordIds.clear();
-      this.wordIds.set(word, id);
+  private countFeatures(text: string, df: boolean): number {
+    const n = this.scanTerms(text);
+    if (++this.stamp === 0x7fffffff) {
+      this.uniStamp.fill(0);
+      for (let r = 1; r < this.bRec.length; r += 4) this.bRec[r] = 0;
+      this.stamp = 1;
     }
-    return id;
-  }
-
-  /** Feature key → raw count, in hashFeatures' order (the terms of tokenize(text)). */
-  private featureCounts(text: string): Map<number, number> {
-    const counts = new Map<number, number>();
-    let prev = -1;
-    for (const word of words(text)) {
-      const id = this.wordTerm(word);
-      if (id < 0) continue;
-      if (prev >= 0) {
-        const b = (prev + 1) * BIGRAM_BASE + id;
-        counts.set(b, (counts.get(b) ?? 0) + 1);
+    const stamp = this.stamp;
+    if (this.order.length < 2 * n) this.order = new Int32Array(2 * n);
+    const { terms, order, uniStamp, uniCnt, uniDf } = this;
+    let o = 0;
+    for (let i = 0; i < n; i++) {
+      const id = terms[i];
+      if (i > 0) {
+        const f = this.bigram(terms[i - 1], id);
+        const rec = this.bRec;
+        const r = 4 * f;
+        if (rec[r + 1] !== stamp) {
+          rec[r + 1] = stamp;
+          rec[r + 2] = 1;
+          if (df) rec[r]++;
+          order[o++] = 2 * f + 1;
+        } else rec[r + 2]++;
       }
-      counts.set(id, (counts.get(id) ?? 0) + 1);
-      prev = id;
+      if (uniStamp[id] !== stamp) {
+        uniStamp[id] = stamp;
+        uniCnt[id] = 1;
+        if (df) uniDf[id]++;
+        order[o++] = 2 * id;
+      } else uniCnt[id]++;
     }
-    return counts;
+    return o;
   }
 
   /**
@@ -135,46 +358,62 @@ export class HashEmbedder implements Embedder {
    * ln((N + 1) / (df + 1)) + 1, so unseen features get the highest weight and none gets 0.
    */
   fit(texts: string[]): void {
-    const df = new Map<number, number>();
-    for (const t of texts) for (const key of this.featureCounts(t).keys()) df.set(key, (df.get(key) ?? 0) + 1);
-    this.df = df;
+    this.uniDf.fill(0);
+    for (let r = 0; r < this.bRec.length; r += 4) this.bRec[r] = 0;
+    for (const t of texts) this.countFeatures(t, true);
+    this.fitted = true;
     this.fittedDocs = texts.length;
-    this.info = new Map();
+    const N = texts.length;
+    this.idfByDf = new Float64Array(N + 1);
+    for (let d = 0; d <= N; d++) this.idfByDf[d] = Math.log((N + 1) / (d + 1)) + 1;
   }
 
-  private idfOf(key: number): number {
-    if (!this.df) return 1;
-    return Math.log((this.fittedDocs + 1) / ((this.df.get(key) ?? 0) + 1)) + 1;
+  private idfOfDf(df: number): number {
+    if (!this.fitted) return 1;
+    return df < this.idfByDf.length ? this.idfByDf[df] : Math.log((this.fittedDocs + 1) / (df + 1)) + 1;
   }
 
-  /** IDF of a feature string under the current fit (1 before any fit). */
+  /** IDF of a feature string (`w:<term>` or `b:<term> <term>`) under the current fit (1 before any fit). */
   idf(feature: string): number {
-    if (!this.df) return 1;
-    const key = this.keyOf(feature);
-    return key === undefined ? this.idfOf(-1) : this.idfOf(key);
-  }
-
-  private keyOf(feature: string): number | undefined {
+    if (!this.fitted) return 1;
     const body = feature.slice(2);
-    if (feature.startsWith('w:')) return this.termIds.get(body);
+    if (feature.startsWith('w:')) {
+      const t = this.termIds.get(body);
+      return this.idfOfDf(t === undefined ? 0 : this.uniDf[t]);
+    }
     const [a, b] = body.split(' ');
     const ia = this.termIds.get(a);
     const ib = this.termIds.get(b);
-    return ia === undefined || ib === undefined ? undefined : (ia + 1) * BIGRAM_BASE + ib;
+    if (ia === undefined || ib === undefined) return this.idfOfDf(0);
+    return this.idfOfDf(this.bRec[4 * this.bigram(ia, ib)]);
   }
 
   /** One unit vector (all zeros for a text without content terms). */
   embedOne(text: string): Float32Array {
     const v = new Float32Array(this.dim);
-    for (const [key, count] of this.featureCounts(text)) {
-      let f = this.info.get(key);
-      if (!f) {
-        f = { h: fmix32(fnv1a(this.featureString(key))), idf: this.idfOf(key) };
-        this.info.set(key, f);
+    const m = this.countFeatures(text, false);
+    const { order, dim, bigramWeight } = this;
+    for (let k = 0; k < m; k++) {
+      const code = order[k];
+      const f = code >> 1;
+      let count: number;
+      let idf: number;
+      let h: number;
+      let scale: number;
+      if (code & 1) {
+        count = this.bRec[4 * f + 2];
+        idf = this.idfOfDf(this.bRec[4 * f]);
+        h = this.bRec[4 * f + 3] >>> 0;
+        scale = bigramWeight;
+      } else {
+        count = this.uniCnt[f];
+        idf = this.idfOfDf(this.uniDf[f]);
+        h = this.uniHash[f];
+        scale = 1;
       }
-      const w = (1 + Math.log(count)) * f.idf * (key >= BIGRAM_BASE ? this.bigramWeight : 1);
+      const w = (1 + Math.log(count)) * idf * scale;
       if (w === 0) continue;
-      v[f.h % this.dim] += f.h & 0x80000000 ? -w : w;
+      v[h % dim] += h & 0x80000000 ? -w : w;
     }
     return l2normalize(v);
   }
@@ -182,4 +421,19 @@ export class HashEmbedder implements Embedder {
   async embed(texts: string[]): Promise<EmbedResult> {
     return { vectors: texts.map((t) => this.embedOne(t)) };
   }
+}
+
+/** Slot hash of the bigram (a, b): a murmur-style mix of both term ids. */
+function bigramSlotHash(a: number, b: number): number {
+  let h = Math.imul(a ^ 0x5bd1e995, 0x85ebca6b) ^ b;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return h ^ (h >>> 16);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
 }

@@ -52,16 +52,20 @@ function fold(text: string): string {
  */
 export function words(text: string): string[] {
   const out: string[] = [];
-  for (const m of fold(text).matchAll(TOKEN_RE)) {
-    const tok = m[0];
-    if (tok.charCodeAt(0) >= 48 && tok.charCodeAt(0) <= 57) {
-      out.push(normalizeNumber(tok));
-    } else {
-      // Most tokens have no apostrophe: skip the two regex passes for them.
-      out.push(tok.includes("'") || tok.includes('’') ? tok.replace(/['’]s$/, '').replace(/['’]/g, '') : tok);
-    }
-  }
+  for (const m of fold(text).matchAll(TOKEN_RE)) out.push(tokenWord(m[0]));
   return out;
+}
+
+/** The word of one folded TOKEN_RE match: numbers normalised, apostrophes handled as in words(). */
+export function tokenWord(tok: string): string {
+  if (tok.charCodeAt(0) >= 48 && tok.charCodeAt(0) <= 57) return normalizeNumber(tok);
+  // Most tokens have no apostrophe: skip the two regex passes for them.
+  return tok.includes("'") || tok.includes('’') ? tok.replace(/['’]s$/, '').replace(/['’]/g, '') : tok;
+}
+
+/** True when `text` is all ASCII (folding is then just lowercasing). */
+export function isAscii(text: string): boolean {
+  return ASCII_ONLY.test(text);
 }
 
 const VOWEL = /[aeiouy]/;

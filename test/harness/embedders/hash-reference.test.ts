@@ -48,4 +48,23 @@ describe('hash embedder fast path', () => {
     const unfitted = new HashEmbedder();
     for (const t of odd) expect(unfitted.embedOne(t)).toEqual(reference([])(t));
   });
+
+  it('reads ASCII text exactly as the regex tokenizer does (numbers, apostrophes, case, digits in words)', () => {
+    // Random strings over the characters where the ASCII scanner's rules live, so it must agree with
+    // words() (TOKEN_RE) on every number grouping, apostrophe and letter/digit boundary.
+    let seed = 12345;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const alphabet = "aAbBsS01239,,..''  -_xYz";
+    const texts: string[] = ["FY2018 1,234,5678 1,234.50 3. .5 don't's O'Neil's 'quoted' 0.0 10,000,000.000 ab'"];
+    for (let i = 0; i < 3000; i++) {
+      const n = 1 + Math.floor(rnd() * 24);
+      let t = '';
+      for (let k = 0; k < n; k++) t += alphabet[Math.floor(rnd() * alphabet.length)];
+      texts.push(t);
+    }
+    const e = new HashEmbedder({ dim: 64 });
+    e.fit(texts);
+    const ref = reference(texts, 64);
+    for (const t of texts) expect(e.embedOne(t), JSON.stringify(t)).toEqual(ref(t));
+  });
 });

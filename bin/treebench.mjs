@@ -3,27 +3,18 @@
 // which `prepare` runs at `npm ci` and `npm pack`); an installed package has only that. In a
 // checkout where a TypeScript source is newer than the last build, it runs the sources through
 // tsx instead (a development dependency), so an edit is never hidden behind a stale build.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { sourceDirs } from './source-dirs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-
-/** Source folders: tsconfig.json's `include` without tests and benchmarks (new folders count too). */
-function sourceDirs() {
-  try {
-    const text = readFileSync(join(root, 'tsconfig.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
-    return JSON.parse(text).include.filter((d) => !['test', 'bench'].includes(d) && existsSync(join(root, d)));
-  } catch {
-    return ['harness', 'strategies', 'datasets', 'reports', 'cli'];
-  }
-}
 
 function buildIsCurrent() {
   const stamp = join(root, '.build-stamp');
   if (!existsSync(join(root, 'cli', 'main.js')) || !existsSync(stamp)) return false;
   const built = statSync(stamp).mtimeMs;
-  for (const dir of sourceDirs()) {
+  for (const dir of sourceDirs(root)) {
     for (const f of readdirSync(join(root, dir), { recursive: true })) {
       if (String(f).endsWith('.ts') && statSync(join(root, dir, String(f))).mtimeMs > built) return false;
     }

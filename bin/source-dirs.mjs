@@ -1,0 +1,14 @@
+// The folders that hold treebench's TypeScript sources: tsconfig.json's `include` without tests
+// and benchmarks (a new source folder counts as soon as it is listed there). Shared by the build
+// (bin/build.mjs) and the command's stale-build check (bin/treebench.mjs).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function sourceDirs(root) {
+  try {
+    const text = readFileSync(join(root, 'tsconfig.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    return JSON.parse(text).include.filter((d) => !['test', 'bench'].includes(d) && existsSync(join(root, d)));
+  } catch {
+    return ['harness', 'strategies', 'datasets', 'reports', 'cli'];
+  }
+}

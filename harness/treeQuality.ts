@@ -106,7 +106,7 @@ export function formatTreeQuality(rows: TreeQuality[], escape: (s: string) => st
   const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   const out = [line(head), ...body.map(line)];
   for (const q of rows) {
-    if (q.reason) out.push(`${escape(q.docId)}: ${q.source}: ${escape(q.reason)}`);
+    if (q.reason) out.push(`${escape(q.docId)}: ${q.reason.startsWith(`${q.source}:`) ? '' : `${q.source}: `}${escape(q.reason)}`);
     if (q.unlocated.length) out.push(`${escape(q.docId)}: not located (left out): ${q.unlocated.slice(0, 8).map((t) => `"${escape(t)}"`).join(', ')}${q.unlocated.length > 8 ? `, … (${q.unlocated.length})` : ''}`);
     if (q.poor) out.push(`${escape(q.docId)}: outline gate would flatten: ${q.reasons.join('; ')}`);
   }

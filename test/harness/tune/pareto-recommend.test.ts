@@ -4,6 +4,7 @@ import { pairedWorseTest, recommend } from '../../../harness/tune/recommend.ts';
 import { variantSnippet } from '../../../harness/tune/snippet.ts';
 import { holm } from '../../../harness/stats/holm.ts';
 import type { RunRecord } from '../../../harness/types.ts';
+import { record as fixtureRecord } from '../metrics/summaryFixture.ts';
 
 type P = { id: string; c: number; v: number };
 const ids = (ps: P[]) => ps.map((p) => p.id);
@@ -45,34 +46,23 @@ describe('paretoFrontier', () => {
 
 /** Records for one variant: correct[i] for question i, fixed cost and calls per question. */
 function records(id: string, correct: boolean[], costUsd: number, calls: number): RunRecord[] {
-  return correct.map((ok, i) => ({
-    runId: 'r',
-    strategy: id,
-    questionId: `q${i}`,
-    repeat: 0,
-    question: '?',
-    answer: ok ? 'yes' : 'no',
-    gold: ['yes'],
-    scores: { exactMatch: ok ? 1 : 0, f1: ok ? 1 : 0, numericMatch: null, yesNo: null, choice: null, correct: ok ? 1 : 0 },
-    retrieval: null,
-    evidence: [],
-    calls,
-    embedCalls: 0,
-    inputTokens: 100 * calls,
-    outputTokens: 10,
-    costUsd,
-    latencyMs: 100 * calls,
-    queueMs: 0,
-    nodesVisited: 0,
-    nodesOpened: 0,
-    evidenceTokens: 0,
-    parseFailures: 0,
-    budgetExhausted: null,
-    callLog: [],
-    trace: [],
-    error: null,
-    finishedAt: '',
-  }));
+  return correct.map((ok, i) =>
+    fixtureRecord({
+      runId: 'r',
+      strategy: id,
+      questionId: `q${i}`,
+      question: '?',
+      answer: ok ? 'yes' : 'no',
+      gold: ['yes'],
+      scores: { exactMatch: ok ? 1 : 0, f1: ok ? 1 : 0, numericMatch: null, yesNo: null, choice: null, correct: ok ? 1 : 0 },
+      calls,
+      inputTokens: 100 * calls,
+      outputTokens: 10,
+      costUsd,
+      latencyMs: 100 * calls,
+      finishedAt: '',
+    }),
+  );
 }
 const pattern = (n: number, right: number) => Array.from({ length: n }, (_, i) => i < right);
 

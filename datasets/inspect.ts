@@ -3,6 +3,7 @@
 // as one more such "node" (the first choice a tree strategy faces).
 import type { Corpus, Question } from '../harness/types.ts';
 import { walkNodes } from './tree-utils.ts';
+import { approxTokens } from '../harness/text/extractive.ts';
 
 export interface InspectStats {
   name?: string;
@@ -44,10 +45,7 @@ export interface InspectOptions {
   countTokens?: (text: string) => number;
 }
 
-export function approxTokens(text: string): number {
-  const words = text.match(/\S+/g)?.length ?? 0;
-  return Math.round(words * 1.3);
-}
+export { approxTokens };
 
 export function inspectData(data: { name?: string; corpus: Corpus; questions: Question[] }, opts: InspectOptions = {}): InspectStats {
   const count = opts.countTokens ?? approxTokens;

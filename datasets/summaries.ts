@@ -9,6 +9,7 @@
 // model door (harness/modelSummaries.ts); this module holds the extractive path and the text
 // selection both share.
 import type { DocTree, TreeNode } from '../harness/types.ts';
+import { ownText } from '../harness/tree.ts';
 import { DEFAULT_SUMMARY_TOKENS, extractiveSummary, type ExtractiveOptions } from '../harness/text/extractive.ts';
 
 export { DEFAULT_SUMMARY_TOKENS, extractiveSummary };
@@ -18,14 +19,9 @@ export type SummaryMode = 'auto' | 'none' | 'extractive' | 'model';
 /** Bumped whenever extractive output changes (the ingestion cache keys on it). */
 export const SUMMARIZER_VERSION = 'extractive-1';
 
-/** The pages of a node's range that none of its children covers. */
+/** A node's own text (harness/tree.ts ownText) when it has text or pages; '' for a node with neither. */
 function ownPages(doc: DocTree, node: TreeNode): string {
-  if (!node.pages || !doc.pages) return '';
-  const covered = new Set<number>();
-  for (const c of node.children) if (c.pages) for (let p = c.pages[0]; p <= c.pages[1]; p++) covered.add(p);
-  const out: string[] = [];
-  for (let p = node.pages[0]; p <= node.pages[1]; p++) if (!covered.has(p) && doc.pages[p - 1]) out.push(doc.pages[p - 1]);
-  return out.join('\n');
+  return (node.text && node.text.trim()) || (node.pages && doc.pages) ? ownText(doc, node) : '';
 }
 
 /** The whole span of a node: its own text and its descendants', in order. */

@@ -16,6 +16,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Result } from './http/worker.ts';
 
 const { values } = parseArgs({
   options: {
@@ -33,16 +34,10 @@ const levels = values.concurrency!.split(',').map(Number);
 const beforeDir = values.before ? resolve(values.before) : null;
 if (beforeDir) mkdirSync(join(beforeDir, 'bench/http'), { recursive: true });
 
-interface Piece {
-  calls: number;
-  wallMs: number;
-  cpuMs: number;
-  maxRssMb: number;
-  callRssMb: number;
-  errors: number;
+/** A piece's figures as the worker reports them, plus the server's count of connections. */
+interface Piece extends Result {
   /** TCP connections the piece opened to the server (keep-alive reuse: ≈ concurrency). */
   sockets?: number;
-  records?: number;
 }
 
 const server = spawn(process.execPath, ['bin/run-ts.mjs', 'test/bench/loopback-openai-server.ts', '--latency', String(latency)], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -28,7 +28,8 @@ const { values } = parseArgs({
 const baseURL = `http://127.0.0.1:${values.port}/v1`;
 const concurrency = Number(values.concurrency);
 
-interface Result {
+/** What one piece measured (the parent, bench/http-efficiency.ts, reads it as JSON). */
+export interface Result {
   calls: number;
   wallMs: number;
   cpuMs: number;

@@ -21,8 +21,6 @@ import type { CommandBody, Runner } from '../runner.ts';
 
 const SOURCES = ['auto', 'outline', 'toc', 'layout', 'pages'] as const;
 
-/** Data text on the terminal: control characters (escape sequences, BEL) never reach it raw. */
-const termSafe = forTerminal;
 
 interface BuildArgs {
   input: string;
@@ -74,7 +72,7 @@ async function cmdBuild(a: BuildArgs): Promise<number> {
   const files = inputFiles(a.input);
   const warnings: string[] = [];
   const docs = await buildTrees(files, a, warnings);
-  for (const w of warnings) process.stderr.write(`warning: ${termSafe(w)}\n`);
+  for (const w of warnings) process.stderr.write(`warning: ${forTerminal(w)}\n`);
   const serialise = (doc: DocTree) => (a.format === 'pageindex' ? toPageIndexJson(doc, { withText: a.withText }) : toNativeJson(doc, { withPages: a.withText }));
   const outIsDir = docs.length > 1 || (exists(a.out) && isDirectory(a.out));
   if (outIsDir) fs.mkdirSync(a.out, { recursive: true });
@@ -85,7 +83,7 @@ async function cmdBuild(a: BuildArgs): Promise<number> {
     fs.writeFileSync(tmp, JSON.stringify(serialise(doc), null, 2) + '\n');
     fs.renameSync(tmp, file);
     const q = treeQuality(doc);
-    process.stderr.write(`${termSafe(doc.docId)}: ${q.source ?? 'headings'}, ${q.nodes} nodes, depth ${q.depth}${q.pages ? `, ${q.pagesCovered}/${q.pages} pages covered` : ''} -> ${file}\n`);
+    process.stderr.write(`${forTerminal(doc.docId)}: ${q.source ?? 'headings'}, ${q.nodes} nodes, depth ${q.depth}${q.pages ? `, ${q.pagesCovered}/${q.pages} pages covered` : ''} -> ${file}\n`);
   }
   return 0;
 }
@@ -108,8 +106,8 @@ async function cmdInspect(a: { target: string; format: 'text' | 'json'; source: 
   const warnings: string[] = [];
   const docs = await treesOf(a.target, a, warnings);
   const rows = docs.map(treeQuality);
-  process.stdout.write(a.format === 'json' ? JSON.stringify(rows, null, 2) + '\n' : formatTreeQuality(rows, termSafe) + '\n');
-  for (const w of warnings) process.stderr.write(`warning: ${termSafe(w)}\n`);
+  process.stdout.write(a.format === 'json' ? JSON.stringify(rows, null, 2) + '\n' : formatTreeQuality(rows, forTerminal) + '\n');
+  for (const w of warnings) process.stderr.write(`warning: ${forTerminal(w)}\n`);
   return 0;
 }
 
@@ -137,7 +135,7 @@ export function formatComparison(c: TreeComparison, label: { built: string; refe
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
   return [
-    `built ${termSafe(label.built)} (${c.builtNodes} nodes) against ${termSafe(label.reference)} (${c.referenceNodes} nodes)`,
+    `built ${forTerminal(label.built)} (${c.builtNodes} nodes) against ${forTerminal(label.reference)} (${c.referenceNodes} nodes)`,
     line(head),
     ...rows.map(line),
     `precision ${fixed(c.precision)} (built nodes whose title matches a reference node)`,
@@ -156,7 +154,7 @@ async function cmdCompare(a: { built: string; reference: string; format: 'text' 
   const ref = await referenceTree(a.reference);
   const c = compareTrees(built[0].nodes, ref.nodes);
   process.stdout.write(a.format === 'json' ? JSON.stringify({ built: a.built, reference: a.reference, ...c }, null, 2) + '\n' : formatComparison(c, { built: a.built, reference: ref.what }) + '\n');
-  for (const w of warnings) process.stderr.write(`warning: ${termSafe(w)}\n`);
+  for (const w of warnings) process.stderr.write(`warning: ${forTerminal(w)}\n`);
   return 0;
 }
 

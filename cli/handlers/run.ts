@@ -15,6 +15,7 @@ import { nodeTitles } from '../../reports/html/titles.ts';
 import { setFlags, shardFrom, splitList } from './shared.ts';
 import { FORMATS, printReport } from './printReport.ts';
 import type { CommandBody, Runner } from '../runner.ts';
+import { startProgress, type ProgressLine } from '../../harness/progress.ts';
 
 function progressPrinter(quiet: boolean): (p: Progress) => void {
   if (quiet) return () => {};
@@ -86,6 +87,7 @@ async function cmdRun(args: {
     ...(shard ? { shard } : {}),
     ...(args.cache !== undefined ? { cache: args.cache } : {}),
     onProgress: progressPrinter(Boolean(args.quiet)),
+    onSummaryProgress: summaryProgress(Boolean(args.quiet)),
     signal: interrupt.signal,
     onNote: (m) => process.stderr.write(forTerminal(`note: ${m}\n`)),
   }).finally(() => interrupt.dispose());
@@ -97,6 +99,12 @@ async function cmdRun(args: {
     store.writeFile(`report.${format === 'md' ? 'md' : format}`, render(format, { summary: outcome.summary, meta, ...extra }));
   }
   printReport(render(args.format, { summary: outcome.summary, meta, ...extra, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
+  const sums = outcome.manifest.ingestion?.summaries;
+  if (sums) {
+    // Ingestion cost is the run's, not any question's: it is not in $/q.
+    const dollars = outcome.manifest.model.priced ? `$${sums.costUsd.toFixed(4)}` : 'unpriced';
+    process.stderr.write(`ingestion: ${sums.nodes} node summaries written by the model, ${sums.calls} calls (${sums.cached} cached), ${sums.inputTokens + sums.outputTokens} tokens, ${dollars}; not in $/q (manifest.json ingestion)\n`);
+  }
   process.stderr.write(`run folder: ${outcome.dir}\n`);
   return runExitCode(outcome, loaded, args.config);
 }
@@ -108,6 +116,16 @@ function resumeSelection(dir: string): Set<string> | null {
   } catch {
     return null;
   }
+}
+
+/** A progress line for model-written node summaries (corpus.summaries: model), started on the first call. */
+function summaryProgress(quiet: boolean): (done: number, total: number) => void {
+  let line: ProgressLine | null = null;
+  return (done, total) => {
+    line ??= startProgress({ label: 'writing node summaries', total, unit: 'nodes', quiet });
+    line.tick();
+    if (done === total) line.done();
+  };
 }
 
 /**

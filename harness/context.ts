@@ -9,7 +9,7 @@ import { countChatTokens, countTokens } from './tokenizer.ts';
 import type { Budget, CallLog, ChatMessage, ChatOptions, ChatProvider, ChatResult, Corpus, DocTree, Embedder, TreeNode } from './types.ts';
 import type { ValueIndex } from './valueIndex.ts';
 import { ResponseCache } from './cache.ts';
-import type { StrategyContext, ValueSearchOptions } from '../strategies/types.ts';
+import type { StrategyContext, ValueSearchOptions } from './strategyContext.ts';
 import { indexDoc } from './tree.ts';
 import { mulberry32 } from './random.ts';
 import { meteredMessages, toolCallsText } from './tools.ts';

@@ -2,11 +2,11 @@
 //
 // Per document: where the tree came from, its size and shape (depth, fanout), the title
 // problems the hybrid-beam outline gate counts (one-character, numbering-only and duplicated
-// titles, strategies/shared/outlineQuality.ts — the same thresholds, so "poor" here means the
+// titles, harness/outlineQuality.ts — the same thresholds, so "poor" here means the
 // gate would flatten it), page coverage (pages that belong to some node, for paged sources),
 // the largest node by its own text in tokens (a node a reader cannot open whole is a sign of
 // missing structure), and the share of nodes with a summary.
-import { assessOutline, DEFAULT_OUTLINE_QUALITY } from '../strategies/shared/outlineQuality.ts';
+import { assessOutline, DEFAULT_OUTLINE_QUALITY } from './outlineQuality.ts';
 import { ownText, treeDepth } from './tree.ts';
 import { approxTokens } from './text/extractive.ts';
 import type { DocTree, TreeNode } from './types.ts';

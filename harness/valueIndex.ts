@@ -11,7 +11,7 @@
 // cache when the same embedder has embedded the same text before (harness/embeddingCache.ts).
 import { createHash } from 'node:crypto';
 import type { Corpus, Embedder } from './types.ts';
-import type { ChunkHit } from '../strategies/types.ts';
+import type { ChunkHit } from './strategyContext.ts';
 import { indexDoc, ownText } from './tree.ts';
 import { splitByTokens } from './tokenizer.ts';
 import { EmbeddingCache, textHash } from './embeddingCache.ts';

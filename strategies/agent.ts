@@ -27,7 +27,7 @@ import { isBudgetExhausted } from '../harness/budget.ts';
 import { isToolsUnsupported } from '../harness/tools.ts';
 import { answerFromEvidence } from './shared/answer.ts';
 import { nodeKey, rankEvidence, Trace } from './shared/evidence.ts';
-import { parseJsonObject } from './shared/parse.ts';
+import { parseJsonObject } from '../harness/protocol/jsonReply.ts';
 import { indexDoc } from './shared/tree.ts';
 import {
   buildAgentMessages,

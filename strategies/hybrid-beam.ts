@@ -53,10 +53,10 @@ import { answerFromEvidence, toPassages } from './shared/answer.ts';
 import { ask, type Validator } from './shared/ask.ts';
 import { docSelectParams, selectDocuments } from './shared/docSelect.ts';
 import { nodeKey, openNode, rankEvidence, Trace } from './shared/evidence.ts';
-import { asStringList } from './shared/parse.ts';
+import { asStringList } from '../harness/protocol/jsonReply.ts';
 import { subtreeScores, type SubtreeScores } from './shared/subtreeScores.ts';
 import { childViews, clip, indexDoc, nodeText, type DocIndex } from './shared/tree.ts';
-import { assessOutline, flattenPoorLevels, type OutlineQualityOptions } from './shared/outlineQuality.ts';
+import { assessOutline, flattenPoorLevels, type OutlineQualityOptions } from '../harness/outlineQuality.ts';
 import { buildOutline, pageOutline, QUALIFIER } from './node-list.ts';
 
 const params = z

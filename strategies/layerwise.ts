@@ -21,7 +21,7 @@ import { answerFromEvidence } from './shared/answer.ts';
 import { ask } from './shared/ask.ts';
 import { docSelectParams, selectDocuments } from './shared/docSelect.ts';
 import { openNode, rankEvidence, Trace } from './shared/evidence.ts';
-import { asStringList, parseJsonObject } from './shared/parse.ts';
+import { asStringList, parseJsonObject } from '../harness/protocol/jsonReply.ts';
 import { subtreeScores, type SubtreeScores } from './shared/subtreeScores.ts';
 import { childViews, indexDoc, isLeaf } from './shared/tree.ts';
 import { isBudgetExhausted } from '../harness/budget.ts';

@@ -10,7 +10,7 @@ import { answerFromEvidence } from './shared/answer.ts';
 import { ask } from './shared/ask.ts';
 import { docSelectParams, selectDocuments } from './shared/docSelect.ts';
 import { openNode, rankEvidence, Trace } from './shared/evidence.ts';
-import { asStringList } from './shared/parse.ts';
+import { asStringList } from '../harness/protocol/jsonReply.ts';
 import { indexDoc, toOutline } from './shared/tree.ts';
 import { isBudgetExhausted } from '../harness/budget.ts';
 

@@ -16,7 +16,7 @@
 //  5. answer with its `answer` task over what was read, citing the sections read, best match
 //     first — at once when the tool calls are spent or a final answer is required.
 import type { ChatMessage, ToolCall, ToolSpec } from '../types.ts';
-import type { OutlineNode, Passage, PromptPayload } from '../../strategies/prompts.ts';
+import type { OutlineNode, Passage, PromptPayload } from '../protocol/tasks.ts';
 import {
   FINAL_ANSWER_MARKER,
   parseTextReply,
@@ -26,7 +26,7 @@ import {
   textToolRequest,
   type AgentPayload,
   type Citation,
-} from '../../strategies/agent/protocol.ts';
+} from '../protocol/agent.ts';
 
 /** The offline reasoner's task solver (harness/providers/offline.ts), passed in to avoid an import cycle. */
 export type TaskSolver = (payload: PromptPayload) => object | null;

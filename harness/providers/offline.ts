@@ -1,13 +1,13 @@
 // The embedded offline reasoner (DESIGN.md, "Models"): a deterministic, no-network chat provider.
 // It answers the same chat messages a real model gets by reading back the task payload that every
-// strategy prompt carries (strategies/prompts.ts) and deciding with lexical relevance: BM25 over
+// strategy prompt carries (harness/protocol/tasks.ts) and deciding with lexical relevance: BM25 over
 // titles and summaries for outline tasks, over text for passages, titles weighted double.
 // It reads nothing but the messages: no corpus, no gold data, no global state. Its answers do not
 // depend on the simulated latency, on call order, or on payload fields it does not know.
 import { extractiveSummary } from '../text/extractive.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatMessage, ChatOptions, ChatProvider, ChatResult } from '../types.ts';
-import { extractPayload, type PromptPayload, type TaskAnswers } from '../../strategies/prompts.ts';
+import { extractPayload, type PromptPayload, type TaskAnswers } from '../protocol/tasks.ts';
 import { bm25Scores } from '../text/bm25.ts';
 import { hasNumber, isStopword, stem, tokenize, words } from '../text/tokenize.ts';
 import { mulberry32 } from '../random.ts';

@@ -9,7 +9,7 @@ import { truncateToTokens } from '../../harness/tokenizer.ts';
 import { isBudgetExhausted } from '../../harness/budget.ts';
 import type { StrategyContext } from '../types.ts';
 import type { OutlineNode } from '../prompts.ts';
-import { assessOutline } from '../shared/outlineQuality.ts';
+import { assessOutline } from '../../harness/outlineQuality.ts';
 import { nodeScores } from '../shared/scores.ts';
 import { clip, indexDoc, nodeText, toOutline } from '../shared/tree.ts';
 

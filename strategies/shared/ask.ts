@@ -3,7 +3,7 @@
 import type { StrategyContext } from '../types.ts';
 import type { ChatMessage } from '../../harness/types.ts';
 import { buildPrompt, type PromptPayload, type TaskAnswers } from '../prompts.ts';
-import { parseJsonObject } from './parse.ts';
+import { parseJsonObject } from '../../harness/protocol/jsonReply.ts';
 
 export type AskResult<T> =
   | { ok: true; value: T; raw: string; parseFailures: number }

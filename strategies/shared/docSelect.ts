@@ -4,7 +4,7 @@ import type { QuestionInput } from '../../harness/types.ts';
 import type { StrategyContext } from '../types.ts';
 import { ask } from './ask.ts';
 import type { Trace } from './evidence.ts';
-import { asStringList } from './parse.ts';
+import { asStringList } from '../../harness/protocol/jsonReply.ts';
 import { docScores } from './scores.ts';
 
 export const docSelectParams = {

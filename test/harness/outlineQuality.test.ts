@@ -8,7 +8,7 @@ import {
   poorTitleKind,
   titleCounts,
   DEFAULT_OUTLINE_QUALITY,
-} from '../../strategies/shared/outlineQuality.ts';
+} from '../../harness/outlineQuality.ts';
 import { node } from '../helpers/scriptedContext.ts';
 
 /** A node without text of its own (a pure wrapper when it has one child). */

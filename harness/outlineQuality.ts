@@ -6,7 +6,7 @@
 // which the useless levels are transparent (`flattenPoorLevels`): their children are presented
 // in their place. Both are pure functions; the view reuses the real node ids, so a search over
 // the view opens real nodes.
-import type { DocTree, TreeNode } from '../../harness/types.ts';
+import type { DocTree, TreeNode } from './types.ts';
 import { countNodes, treeDepth } from './tree.ts';
 
 export interface OutlineQualityOptions {

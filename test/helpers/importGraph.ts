@@ -111,3 +111,45 @@ export function importsInto(graph: ImportGraph, upper: string): string[] {
   for (const [file, deps] of graph) if (!inside(file)) for (const d of deps) if (inside(d)) out.push(`${file} -> ${d}`);
   return out.sort();
 }
+
+/**
+ * A layer of the sources: the files under any of its paths (a folder ending in `/`, or one file).
+ * A file belongs to the layer with the longest path that holds it, so a named file or sub-folder
+ * can sit in another layer than the folder around it.
+ */
+export interface Layer {
+  name: string;
+  /** Position from the bottom; layers of the same rank are siblings that must not import each other. */
+  rank: number;
+  paths: string[];
+}
+
+/** The layer a file belongs to, or undefined when no layer holds it. */
+export function layerOf(file: string, layers: readonly Layer[]): Layer | undefined {
+  let best: { layer: Layer; length: number } | undefined;
+  for (const layer of layers) {
+    for (const p of layer.paths) {
+      const holds = p.endsWith('/') ? file.startsWith(p) : file === p;
+      if (holds && (!best || p.length > best.length)) best = { layer, length: p.length };
+    }
+  }
+  return best?.layer;
+}
+
+/**
+ * Imports that break the order: into a higher layer, or into a sibling layer of the same rank.
+ * Each as `file (its layer) -> imported file (its layer)`. Files no layer holds are not judged here.
+ */
+export function layerViolations(graph: ImportGraph, layers: readonly Layer[]): string[] {
+  const out: string[] = [];
+  for (const [file, deps] of graph) {
+    const from = layerOf(file, layers);
+    if (!from) continue;
+    for (const d of deps) {
+      const to = layerOf(d, layers);
+      if (!to || to === from || to.rank < from.rank) continue;
+      out.push(`${file} (${from.name}) -> ${d} (${to.name})`);
+    }
+  }
+  return out.sort();
+}

@@ -4,6 +4,7 @@
 // provider sent. Reusable by any suite that needs "a real model" without a network.
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 
 export interface RecordedRequest {
   method: string;
@@ -92,7 +93,13 @@ export class FakeOpenAIServer {
 
   static async start(): Promise<FakeOpenAIServer> {
     const s = new FakeOpenAIServer();
-    s.server = createServer((req, res) => {
+    await s.listen();
+    return s;
+  }
+
+  /** Listens on a free loopback port and sets `baseURL`. */
+  async listen(): Promise<void> {
+    this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -104,14 +111,22 @@ export class FakeOpenAIServer {
           body = raw;
         }
         const rec: RecordedRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
-        s.requests.push(rec);
-        void s.answer(rec, res);
+        this.requests.push(rec);
+        void this.answer(rec, res);
       });
     });
-    await new Promise<void>((resolve) => s.server.listen(0, '127.0.0.1', resolve));
-    const { port } = s.server.address() as AddressInfo;
-    s.baseURL = `http://127.0.0.1:${port}/v1`;
-    return s;
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.baseURL = `http://127.0.0.1:${port}/v1`;
+  }
+
+  /** Forgets the requests and the queued replies, and puts the default replies back. */
+  reset(): void {
+    this.requests.length = 0;
+    this.chatReplies.length = 0;
+    this.embeddingReplies.length = 0;
+    this.onChat = chatCompletion('{"answer": "default"}');
+    this.onEmbeddings = defaultEmbeddings();
   }
 
   /** Requests to one endpoint, e.g. '/v1/chat/completions'. */
@@ -135,4 +150,17 @@ export class FakeOpenAIServer {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/**
+ * One fake server for the test file that calls this (at its top level): listening before its
+ * first test, closed after its last, and reset (no requests, no queued replies, default replies)
+ * before each test. `baseURL` is set once the tests run.
+ */
+export function useFakeOpenAIServer(): FakeOpenAIServer {
+  const server = new FakeOpenAIServer();
+  beforeAll(() => server.listen());
+  afterAll(() => server.close());
+  beforeEach(() => server.reset());
+  return server;
 }

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OpenAIEmbedder, MAX_EMBED_BATCH } from '../../../harness/embedders/openai.ts';
 import { ProviderError } from '../../../harness/providers/openai-client.ts';
 import { norm } from '../../../harness/embedders/vector.ts';
-import { FakeOpenAIServer, apiError, defaultEmbeddings } from '../fake-openai-server.ts';
+import { apiError, defaultEmbeddings, useFakeOpenAIServer } from '../fake-openai-server.ts';
 
 const EMB = '/v1/embeddings';
-let server: FakeOpenAIServer;
-
-beforeAll(async () => {
-  server = await FakeOpenAIServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.embeddingReplies.length = 0;
-  server.onEmbeddings = defaultEmbeddings();
-});
+const server = useFakeOpenAIServer();
 
 const embedder = (extra: Partial<ConstructorParameters<typeof OpenAIEmbedder>[0]> = {}) =>
   new OpenAIEmbedder({ model: 'nomic-embed-text', baseURL: server.baseURL, apiKey: `sk-${'embed-test-0123456789abcdef'}`, retryBaseMs: 1, ...extra });

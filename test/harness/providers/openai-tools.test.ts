@@ -1,10 +1,10 @@
 // Native tool calling through the openai provider, against the loopback server: what goes on
 // the wire (tools, tool_choice, assistant tool_calls, tool messages), what comes back, and how
 // a server that refuses tools is recognised and remembered.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OpenAIChatProvider, ProviderError } from '../../../harness/providers/openai.ts';
 import { isToolsRefusal, ToolsUnsupportedError } from '../../../harness/tools.ts';
-import { FakeOpenAIServer, apiError, chatCompletion } from '../fake-openai-server.ts';
+import { apiError, chatCompletion, useFakeOpenAIServer } from '../fake-openai-server.ts';
 import type { ChatMessage, ToolSpec } from '../../../harness/types.ts';
 
 const CHAT = '/v1/chat/completions';
@@ -16,17 +16,7 @@ const conversation: ChatMessage[] = [
   { role: 'tool', toolCallId: 'call_1', content: '{"documents":[]}' },
 ];
 
-let server: FakeOpenAIServer;
-beforeAll(async () => {
-  server = await FakeOpenAIServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
-beforeEach(() => {
-  server.requests.length = 0;
-  server.chatReplies.length = 0;
-});
+const server = useFakeOpenAIServer();
 
 const provider = () => new OpenAIChatProvider({ model: 'gpt-4o-mini', baseURL: server.baseURL, apiKey: 'loopback-placeholder', maxRetries: 0 });
 

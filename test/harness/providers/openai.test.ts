@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   OpenAIChatProvider,
   ProviderConfigError,
@@ -8,7 +8,7 @@ import {
   maxTokensFieldFor,
 } from '../../../harness/providers/openai.ts';
 import { countChatTokens, countTokens } from '../../../harness/tokenizer.ts';
-import { FakeOpenAIServer, apiError, chatCompletion } from '../fake-openai-server.ts';
+import { FakeOpenAIServer, apiError, chatCompletion, useFakeOpenAIServer } from '../fake-openai-server.ts';
 import type { ChatMessage } from '../../../harness/types.ts';
 
 // Built at run time so the fake key does not look like a committed secret.
@@ -19,18 +19,10 @@ const messages: ChatMessage[] = [
   { role: 'user', content: 'Which section covers billing? Reply as {"answer": string}.' },
 ];
 
-let server: FakeOpenAIServer;
+const server = useFakeOpenAIServer();
 const savedEnv = { ...process.env };
 
-beforeAll(async () => {
-  server = await FakeOpenAIServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
 beforeEach(() => {
-  server.requests.length = 0;
-  server.chatReplies.length = 0;
   delete process.env.OPENAI_API_KEY;
   delete process.env.OPENAI_BASE_URL;
 });

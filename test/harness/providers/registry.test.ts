@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import {
   ModelConfigError,
   createEmbedder,
@@ -13,16 +13,10 @@ import { OfflineReasoner } from '../../../harness/providers/offline.ts';
 import { OpenAIChatProvider } from '../../../harness/providers/openai.ts';
 import { HashEmbedder } from '../../../harness/embedders/hash.ts';
 import { OpenAIEmbedder } from '../../../harness/embedders/openai.ts';
-import { FakeOpenAIServer, chatCompletion } from '../fake-openai-server.ts';
+import { chatCompletion, useFakeOpenAIServer } from '../fake-openai-server.ts';
 
-let server: FakeOpenAIServer;
+const server = useFakeOpenAIServer();
 const savedEnv = { ...process.env };
-beforeAll(async () => {
-  server = await FakeOpenAIServer.start();
-});
-afterAll(async () => {
-  await server.close();
-});
 afterEach(() => {
   process.env = { ...savedEnv };
 });

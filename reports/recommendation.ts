@@ -1,6 +1,7 @@
 // The frontier and recommendation as text: a plain table for the console, or Markdown.
 // Strategy ids come from configs and are escaped like every other cell.
 import type { Recommendation } from '../harness/tune/recommend.ts';
+import { forTerminalLine } from '../harness/text/terminal.ts';
 import { escapeMarkdown } from './markdown.ts';
 import { ms, num, pct, score, usd } from './format.ts';
 import { fitTable } from './fit.ts';
@@ -17,18 +18,12 @@ function mdTable(head: string[], rows: string[][]): string {
   return [line(head), line(head.map((_, i) => (i === 0 ? '---' : '---:'))), ...rows.map(line)].join('\n');
 }
 
-/** Terminal-safe text: control characters (escape sequences) shown as \uXXXX. */
-export function terminalSafe(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 /** Console columns by importance (0 = never dropped), for fitting a terminal's width. */
 const PRIORITY = [0, 8, 1, 2, 6, 7, 5, 4, 3, 9];
 
 export function renderRecommendation(rec: Recommendation, opts: { priced: boolean; format: 'table' | 'md'; snippet?: string; width?: number }): string {
   const md = opts.format === 'md';
-  const esc = md ? escapeMarkdown : terminalSafe;
+  const esc = md ? escapeMarkdown : forTerminalLine;
   const width = opts.width ?? Infinity;
   let hidden: string[] = [];
   const fitted = (head: string[], rows: string[][]) => {

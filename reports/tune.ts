@@ -4,11 +4,12 @@
 import type { TuneSummary } from '../harness/tune/run.ts';
 import { escapeMarkdown } from './markdown.ts';
 import { num, usd } from './format.ts';
-import { renderRecommendation, terminalSafe } from './recommendation.ts';
+import { forTerminalLine } from '../harness/text/terminal.ts';
+import { renderRecommendation } from './recommendation.ts';
 
 export function renderTune(t: TuneSummary, opts: { priced: boolean; format: 'table' | 'md'; offline: boolean }): string {
   const md = opts.format === 'md';
-  const esc = md ? escapeMarkdown : terminalSafe;
+  const esc = md ? escapeMarkdown : forTerminalLine;
   const h = (s: string) => (md ? `## ${s}` : `${s}\n${'='.repeat(s.length)}`);
   const bullet = md ? '- ' : '  ';
   const pctOf = (a: number, b: number) => (b > 0 ? `${((a / b) * 100).toFixed(1)}%` : '–');

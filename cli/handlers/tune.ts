@@ -13,6 +13,7 @@ import { loadStages, runTune } from '../../harness/tune/run.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { checkAlpha, checkMargin, setFlags, shardFrom, splitList } from './shared.ts';
 import { configHashOf } from '../../harness/overrides.ts';
+import { forTerminal } from '../../harness/text/terminal.ts';
 
 interface TuneArgs {
   config: string;
@@ -89,7 +90,8 @@ export async function cmdTune(args: TuneArgs): Promise<number> {
   const priced = outcome.manifest.model.priced;
   const offline = outcome.manifest.model.offline;
   store.writeFile('tune.md', renderTune(outcome.manifest.tune, { priced, offline, format: 'md' }));
-  process.stdout.write(renderTune(outcome.manifest.tune, { priced, offline, format: args.format }));
+  // Markdown escaping leaves control characters alone; the terminal must not get them.
+  process.stdout.write(forTerminal(renderTune(outcome.manifest.tune, { priced, offline, format: args.format })));
   process.stderr.write(`tune folder: ${outcome.dir}\n`);
   return 0;
 }

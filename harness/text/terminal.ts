@@ -9,3 +9,8 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 export function forTerminal(text: string): string {
   return text.replace(/\r\n/g, '\n').replace(CONTROL, '\uFFFD');
 }
+
+/** One line of a table or a list (an id, a reason): as forTerminal, with line breaks and tabs as spaces. */
+export function forTerminalLine(text: string): string {
+  return forTerminal(text).replace(/[\n\t]/g, ' ');
+}

@@ -1,6 +1,6 @@
 // Text safety helpers, against what a careful reader expects to see.
 import { describe, expect, it } from 'vitest';
-import { forTerminal } from '../../harness/text/terminal.ts';
+import { forTerminal, forTerminalLine } from '../../harness/text/terminal.ts';
 import { csvField } from '../../reports/csv.ts';
 import { redactSecrets } from '../../harness/secrets.ts';
 import { capAnswer, MAX_RECORD_ANSWER_CHARS } from '../../harness/runner.ts';
@@ -11,6 +11,11 @@ describe('forTerminal', () => {
     expect(forTerminal('\u009b2Jclear')).toBe('\uFFFD2Jclear');
     expect(forTerminal('a\r\nb')).toBe('a\nb');
     expect(forTerminal('Ünïcödé — 数字 ✓')).toBe('Ünïcödé — 数字 ✓');
+  });
+
+  it('as one line (a table cell, a list item): the same, with line breaks and tabs as spaces', () => {
+    expect(forTerminalLine('beam\u001b[2J\r\nwide\tw3')).toBe('beam\uFFFD[2J wide w3');
+    expect(forTerminalLine('a  b')).toBe('a  b');
   });
 });
 

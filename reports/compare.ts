@@ -11,6 +11,7 @@ import { OFFLINE_LABEL } from './format.ts';
 
 export { COMPARE_FORMATS, type CompareFormat, type CompareReport, type RunLabel } from './compareReport.ts';
 import type { CompareFormat, CompareReport, RunLabel } from './compareReport.ts';
+import { jsonText } from '../harness/jsonText.ts';
 
 const MARK = { better: '▲ better', worse: '▼ worse' } as const;
 
@@ -140,7 +141,7 @@ export function renderCompareMarkdown(report: CompareReport): string {
 }
 
 export function renderCompareJson(report: CompareReport): string {
-  return JSON.stringify({ format: 'treebench-compare', version: 1, ...report }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
+  return jsonText({ format: 'treebench-compare', version: 1, ...report });
 }
 
 export function renderCompare(format: CompareFormat, report: CompareReport, opts: { width?: number } = {}): string {

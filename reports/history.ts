@@ -8,6 +8,7 @@ import { escapeMarkdown } from './markdown.ts';
 import { fitTable, type FitColumn } from './fit.ts';
 import { wrapText } from './console.ts';
 import { renderHistoryHtml } from './html/history.ts';
+import { jsonText } from '../harness/jsonText.ts';
 
 export const HISTORY_FORMATS = ['table', 'md', 'json', 'html'] as const;
 export type HistoryFormat = (typeof HISTORY_FORMATS)[number];
@@ -82,7 +83,7 @@ export function renderHistoryMarkdown(report: HistoryReport): string {
 }
 
 export function renderHistoryJson(report: HistoryReport): string {
-  return JSON.stringify({ format: 'treebench-history', version: 1, ...report }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
+  return jsonText({ format: 'treebench-history', version: 1, ...report });
 }
 
 export function renderHistory(format: HistoryFormat, report: HistoryReport, opts: { width?: number } = {}): string {

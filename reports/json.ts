@@ -3,6 +3,7 @@
 import type { RunSummary } from '../harness/metrics/summary.ts';
 import type { ReportInput } from './types.ts';
 import { orderedStrategies } from './format.ts';
+import { jsonText } from '../harness/jsonText.ts';
 
 export const JSON_REPORT_VERSION = 1;
 
@@ -17,5 +18,5 @@ export function renderJson({ summary, meta }: ReportInput): string {
     summary: { ...summary, strategies },
   };
   // NaN/Infinity cannot appear in JSON; JSON.stringify would write null anyway, this makes it explicit.
-  return JSON.stringify(out, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n';
+  return jsonText(out);
 }

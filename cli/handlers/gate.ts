@@ -15,6 +15,7 @@ import { renderGateJunit, renderGateMarkdown, renderGateText, type GateReport } 
 import type { CommandBody, Runner } from '../runner.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import { headlineLevel, runLabel, splitList } from './shared.ts';
+import { jsonText } from '../../harness/jsonText.ts';
 
 export const DEFAULT_GATE_RULES = fileURLToPath(new URL('../../configs/gates.yaml', import.meta.url));
 
@@ -106,7 +107,7 @@ export function gateCommand(run: Runner): CommandBody {
         if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, md + '\n');
         if (args.junit) write(args.junit, renderGateJunit(report));
         if (args.format === 'json') {
-          process.stdout.write(JSON.stringify({ format: 'treebench-gate', version: 1, ...report }, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n');
+          process.stdout.write(jsonText({ format: 'treebench-gate', version: 1, ...report }));
           return report.evaluation.passed ? 0 : 1;
         }
         const style = consoleStyle();

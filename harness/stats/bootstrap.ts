@@ -14,7 +14,7 @@
  */
 import { Xoshiro128 } from './rng.ts';
 import { mean, quantileSorted } from './summary.ts';
-import { assertAlpha, assertFiniteArray, assertPositiveInt } from './validate.ts';
+import { assertAlpha, assertFiniteArray, assertPairedFinite, assertPositiveInt } from './validate.ts';
 import type { Interval } from './types.ts';
 
 export type { Interval } from './types.ts';
@@ -143,11 +143,7 @@ export function pairedBootstrapDiff(
   opts: PairedBootstrapOptions = {},
 ): PairedDiff {
   const fn = 'pairedBootstrapDiff';
-  assertFiniteArray(a, fn, 'a');
-  assertFiniteArray(b, fn, 'b');
-  if (a.length !== b.length) {
-    throw new RangeError(`${fn}: a and b must be paired (same length), got ${a.length} and ${b.length}`);
-  }
+  assertPairedFinite(a, b, fn);
   const { resamples, alpha, seed } = resolve(fn, opts);
   const n = a.length;
   if (n === 0) return { delta: NaN, lo: NaN, hi: NaN, p: 1 };

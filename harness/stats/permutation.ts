@@ -8,7 +8,7 @@
  * this gives exactly the same p-value and lets "exact" cover more cases.
  */
 import { Xoshiro128 } from './rng.ts';
-import { assertFiniteArray, assertPositiveInt } from './validate.ts';
+import { assertPairedFinite, assertPositiveInt } from './validate.ts';
 
 export interface PermutationOptions {
   /** Monte Carlo sign-flip draws when exact enumeration is not used; default 10,000. */
@@ -43,11 +43,7 @@ export function pairedPermutation(
   opts: PermutationOptions = {},
 ): PermutationResult {
   const fn = 'pairedPermutation';
-  assertFiniteArray(a, fn, 'a');
-  assertFiniteArray(b, fn, 'b');
-  if (a.length !== b.length) {
-    throw new RangeError(`${fn}: a and b must be paired (same length), got ${a.length} and ${b.length}`);
-  }
+  assertPairedFinite(a, b, fn);
   const resamples = opts.resamples ?? 10_000;
   const seed = opts.seed ?? 0;
   const maxExact = opts.maxExact ?? 16;

@@ -16,6 +16,15 @@ export function assertFiniteArray(values: ArrayLike<number>, fn: string, name: s
   }
 }
 
+/** Throws unless `a` and `b` are finite arrays of the same length: one value per pair. */
+export function assertPairedFinite(a: ArrayLike<number>, b: ArrayLike<number>, fn: string): void {
+  assertFiniteArray(a, fn, 'a');
+  assertFiniteArray(b, fn, 'b');
+  if (a.length !== b.length) {
+    throw new RangeError(`${fn}: a and b must be paired (same length), got ${a.length} and ${b.length}`);
+  }
+}
+
 export function assertPositiveInt(value: number, fn: string, name: string): void {
   if (!Number.isSafeInteger(value) || value < 1) {
     throw new RangeError(`${fn}: ${name} must be a positive integer (got ${String(value)})`);

@@ -29,6 +29,7 @@ import { recommend, type Recommendation } from './recommend.ts';
 import { snippetFor } from './runRecommendation.ts';
 import { findPrice, loadPriceTable } from '../prices.ts';
 import { createProvider } from '../providers/registry.ts';
+import { jsonText } from '../jsonText.ts';
 
 export interface TuneRunOptions {
   loaded: LoadedConfig;
@@ -255,6 +256,6 @@ export async function runTune(opts: TuneRunOptions): Promise<TuneOutcome> {
   store.writeManifest(manifestBase);
   const summary = opts.intervals === false ? summarize(all) : withIntervals(summarize(all), all, { seed: config.run.seed });
   writeAtomic(join(dir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
-  writeAtomic(join(dir, 'tune.json'), JSON.stringify(tune, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v), 2) + '\n');
+  writeAtomic(join(dir, 'tune.json'), jsonText(tune));
   return { dir, manifest: { ...manifestBase, tune }, result, records: all, summary, recommendation, ...(snippet ? { snippet } : {}) };
 }

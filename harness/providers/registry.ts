@@ -9,7 +9,7 @@ import { OfflineReasoner } from './offline.ts';
 import { OpenAIChatProvider } from './openai.ts';
 import { HashEmbedder } from '../embedders/hash.ts';
 import { OpenAIEmbedder } from '../embedders/openai.ts';
-import { DEFAULT_API_KEY_ENV } from './openai-client.ts';
+import { DEFAULT_API_KEY_ENV, type OpenAIConnectionOptions } from './openai-client.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Config schema (the `model:` section of a run config)
@@ -98,6 +98,18 @@ export interface ProviderFactory {
   create(id: string, options: ModelConfig): ChatProvider;
 }
 
+/** The connection settings a chat model and an embedder share (a key only by its env var's name). */
+function connectionOf(o: Pick<EmbedderOptions, 'baseURL' | 'apiKeyEnv' | 'maxRetries' | 'timeoutMs' | 'retryBaseMs' | 'retryMaxMs'>): OpenAIConnectionOptions {
+  return {
+    baseURL: o.baseURL,
+    apiKeyEnv: o.apiKeyEnv,
+    maxRetries: o.maxRetries,
+    timeoutMs: o.timeoutMs,
+    ...(o.retryBaseMs !== undefined ? { retryBaseMs: o.retryBaseMs } : {}),
+    ...(o.retryMaxMs !== undefined ? { retryMaxMs: o.retryMaxMs } : {}),
+  };
+}
+
 /** `openai:gpt-4o` -> `gpt-4o`; `openai` -> undefined. */
 function modelPart(id: string): string | undefined {
   const i = id.indexOf(':');
@@ -118,14 +130,9 @@ const providerFactories: ProviderFactory[] = [
       if (!model) throw new ModelConfigError('model.model: model is required with provider "openai" (e.g. gpt-4.1-mini)');
       return new OpenAIChatProvider({
         model,
-        baseURL: o.baseURL,
-        apiKeyEnv: o.apiKeyEnv,
+        ...connectionOf(o),
         temperature: o.temperature,
         json: o.json,
-        maxRetries: o.maxRetries,
-        timeoutMs: o.timeoutMs,
-        ...(o.retryBaseMs !== undefined ? { retryBaseMs: o.retryBaseMs } : {}),
-        ...(o.retryMaxMs !== undefined ? { retryMaxMs: o.retryMaxMs } : {}),
         maxTokensField: o.maxTokensField,
         extraBody: o.extraBody,
       });
@@ -196,12 +203,7 @@ const embedderFactories: EmbedderFactory[] = [
     create: (id, o) =>
       new OpenAIEmbedder({
         model: id.slice('openai:'.length),
-        baseURL: o.baseURL,
-        apiKeyEnv: o.apiKeyEnv,
-        maxRetries: o.maxRetries,
-        timeoutMs: o.timeoutMs,
-        ...(o.retryBaseMs !== undefined ? { retryBaseMs: o.retryBaseMs } : {}),
-        ...(o.retryMaxMs !== undefined ? { retryMaxMs: o.retryMaxMs } : {}),
+        ...connectionOf(o),
         batchSize: o.batchSize,
         dimensions: o.dimensions,
       }),

@@ -46,10 +46,10 @@ export interface FinalAnswer {
   citations: Citation[];
 }
 
+/** The question, as the first user message: its payload in the same fence as every task prompt. */
 export function questionMessage(payload: AgentPayload): ChatMessage {
   return taskMessage(payload);
 }
-
 
 /** A tool result as the text protocol sends it. */
 export const textToolResult = (name: string, content: string): ChatMessage => ({ role: 'user', content: `${toolResultPrefix(name)}\n${content}` });

@@ -14,9 +14,23 @@
 //   npm run bench:http -- --large               also vector at 2,000 and 20,000 questions (RSS flat?)
 import { spawn, execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
+import { get } from 'node:http';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Result } from './http/worker.ts';
+import { buildIsCurrent } from '../bin/source-dirs.mjs';
+
+/** What one piece measured (printed by bench/http/worker.mjs as one JSON line). */
+interface Result {
+  calls: number;
+  wallMs: number;
+  cpuMs: number;
+  /** Process peak RSS (includes index build and the summary's bootstrap after the calls). */
+  maxRssMb: number;
+  /** Highest RSS sampled (every 50 ms) while calls were in flight. */
+  callRssMb: number;
+  errors: number;
+  records?: number;
+}
 
 const { values } = parseArgs({
   options: {
@@ -33,6 +47,13 @@ const latency = Number(values.latency);
 const levels = values.concurrency!.split(',').map(Number);
 const beforeDir = values.before ? resolve(values.before) : null;
 if (beforeDir) mkdirSync(join(beforeDir, 'bench/http'), { recursive: true });
+// The pieces run treebench's compiled JavaScript, as `npx treebench` does: build it when stale.
+for (const dir of [process.cwd(), ...(beforeDir ? [beforeDir] : [])]) {
+  if (!buildIsCurrent(dir)) {
+    console.error(`building ${dir} (its compiled JavaScript is older than its sources)…`);
+    execFileSync(process.execPath, ['bin/build.mjs'], { cwd: dir, stdio: 'inherit' });
+  }
+}
 
 /** A piece's figures as the worker reports them, plus the server's count of connections. */
 interface Piece extends Result {
@@ -46,15 +67,23 @@ const port: number = await new Promise((resolve, reject) => {
   server.once('exit', (code) => reject(new Error(`loopback server exited (${code})`)));
 });
 
-async function connections(): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${port}/stats`);
-  return ((await res.json()) as { connections: number }).connections - 1; // not counting this request's own
+/**
+ * Connections the server has accepted, not counting this request's own. A fresh connection each
+ * time (no agent): a kept-alive socket would be closed by the server while a long piece runs.
+ */
+function connections(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path: '/stats', agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => resolve((JSON.parse(body) as { connections: number }).connections - 1));
+    }).on('error', reject);
+  });
 }
 
 async function piece(args: string[], cwd = process.cwd()): Promise<Piece> {
   const before = await connections();
-  if (cwd !== process.cwd()) copyFileSync('bench/http/worker.ts', join(cwd, 'bench/http/worker.ts'));
-  const out = execFileSync(process.execPath, ['bin/run-ts.mjs', 'bench/http/worker.ts', '--port', String(port), ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (cwd !== process.cwd()) copyFileSync('bench/http/worker.mjs', join(cwd, 'bench/http/worker.mjs'));
+  const out = execFileSync(process.execPath, ['bench/http/worker.mjs', '--port', String(port), ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const p = JSON.parse(out.trim().split('\n').pop()!) as Piece;
   p.sockets = (await connections()) - before;
   return p;

@@ -3,26 +3,14 @@
 // which `prepare` runs at `npm ci` and `npm pack`); an installed package has only that. In a
 // checkout where a TypeScript source is newer than the last build, it runs the sources through
 // tsx instead (a development dependency), so an edit is never hidden behind a stale build.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { sourceDirs } from './source-dirs.mjs';
+import { buildIsCurrent } from './source-dirs.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-function buildIsCurrent() {
-  const stamp = join(root, '.build-stamp');
-  if (!existsSync(join(root, 'cli', 'main.js')) || !existsSync(stamp)) return false;
-  const built = statSync(stamp).mtimeMs;
-  for (const dir of sourceDirs(root)) {
-    for (const f of readdirSync(join(root, dir), { recursive: true })) {
-      if (String(f).endsWith('.ts') && statSync(join(root, dir, String(f))).mtimeMs > built) return false;
-    }
-  }
-  return true;
-}
-
-const fromSources = existsSync(join(root, 'cli', 'main.ts')) && !buildIsCurrent();
+const fromSources = existsSync(join(root, 'cli', 'main.ts')) && !buildIsCurrent(root);
 let main;
 if (fromSources) {
   const { register } = await import('tsx/esm/api');

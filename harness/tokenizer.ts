@@ -1,28 +1,56 @@
-// Token counting with OpenAI's BPE encodings (js-tiktoken, bundled ranks, no network).
+// Token counting with OpenAI's BPE encodings (gpt-tokenizer, bundled ranks, no network).
 //
-// Why not just `encoder.encode(text).length`?
-//  - Building an encoder takes ~2 s (o200k), so encoders are built once per process, lazily,
-//    and `warmTokenizer()` lets the runner pay that before the first timed call.
+// Why not just `encode(text).length`?
+//  - Building an encoder takes time and memory (o200k: ~150 ms and ~65 MB RSS with
+//    gpt-tokenizer; js-tiktoken, used before, took ~550 ms and ~135 MB), so encoders are built
+//    once per process, lazily, and `warmTokenizer()` lets the runner pay that before the first
+//    timed call. js-tiktoken stays the reference the tests check exact token ids against.
 //  - tiktoken splits text into "pieces" with a regex and byte-pair-encodes each piece on its
 //    own. We run that same regex ourselves and cache the token count of each piece: words
 //    repeat (Zipf), so long texts count ~8x faster than a whole-text encode, give the same
 //    number, and chunking can find token boundaries without re-encoding per chunk.
-//  - js-tiktoken's merge loop is quadratic in the piece length (a 16k-letter run without spaces
-//    takes ~40 s). Pieces longer than MAX_PIECE_CHARS are cut into windows before encoding; the
+//  - The same texts are counted again and again during a run (a chunk is opened by many
+//    questions, an instruction is part of every prompt): whole-text counts are cached too, by
+//    string, within a bound on the characters held, so a run does not re-scan them per call.
+//  - BPE merging is quadratic in the piece length (a 16k-letter run without spaces took ~40 s in
+//    js-tiktoken). Pieces longer than MAX_PIECE_CHARS are cut into windows before encoding; the
 //    count of such runs (base64 blobs, minified data) may then be off by about one token per cut.
-import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
 import { createRequire } from 'node:module';
 import type { ChatMessage } from './types.ts';
 
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
+/** The part of a gpt-tokenizer encoding module used here. */
+interface Bpe {
+  encode(text: string, options: { disallowedSpecial: Set<string> }): number[];
+}
+/**
+ * An encoding's vocabulary: rank → the token's text, or its bytes when they are not whole UTF-8.
+ * Token bytes come from here rather than from gpt-tokenizer's `decode`, whose UTF-8 decoder is
+ * shared and streaming: a token sequence ending inside a character would leave bytes behind for
+ * the next call.
+ */
+type Vocabulary = ReadonlyArray<string | number[]>;
+
 // Rank tables (megabytes of text) are loaded when an encoder is first built, not at start-up:
 // `treebench --help` and reports never count tokens.
 const requireCjs = createRequire(import.meta.url);
-const RANKS: Record<EncodingName, () => TiktokenBPE> = {
-  o200k_base: () => requireCjs('js-tiktoken/ranks/o200k_base') as TiktokenBPE,
-  cl100k_base: () => requireCjs('js-tiktoken/ranks/cl100k_base') as TiktokenBPE,
+const BPE: Record<EncodingName, () => Bpe> = {
+  o200k_base: () => requireCjs('gpt-tokenizer/cjs/encoding/o200k_base') as Bpe,
+  cl100k_base: () => requireCjs('gpt-tokenizer/cjs/encoding/cl100k_base') as Bpe,
 };
+/** The same arrays the encoding modules load (the module cache shares them). */
+const VOCABULARY: Record<EncodingName, () => Vocabulary> = {
+  o200k_base: () => (requireCjs('gpt-tokenizer/cjs/bpeRanks/o200k_base') as { default: Vocabulary }).default,
+  cl100k_base: () => (requireCjs('gpt-tokenizer/cjs/bpeRanks/cl100k_base') as { default: Vocabulary }).default,
+};
+/** The piece regexes of the two encodings (the same as tiktoken's `pat_str`). */
+const SPLIT_PATTERNS = (): Record<EncodingName, RegExp> => {
+  const c = requireCjs('gpt-tokenizer/cjs/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp; CL100K_TOKEN_SPLIT_REGEX: RegExp };
+  return { o200k_base: c.O200K_TOKEN_SPLIT_REGEX, cl100k_base: c.CL100K_TOKEN_SPLIT_REGEX };
+};
+/** Special-token strings (`<|endoftext|>`) inside documents are ordinary text, never an error. */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** Pieces longer than this (UTF-16 units) are encoded in windows, see the header comment. */
 const MAX_PIECE_CHARS = 64;
@@ -48,37 +76,48 @@ export function encodingForModel(model?: string): EncodingName {
 
 interface Encoder {
   name: EncodingName;
-  tiktoken: Tiktoken;
+  bpe: Bpe;
+  vocabulary: Vocabulary;
   /** The encoding's piece regex (global, unicode); always used via matchAll (no shared lastIndex). */
   pattern: RegExp;
   pieceCounts: Map<string, number>;
   /** Token counts of whole lines of long texts (see countTokens). */
   lineCounts: Map<string, number>;
+  /** Token counts of whole texts, and the characters their keys hold (see countTokens). */
+  textCounts: Map<string, number>;
+  textChars: number;
 }
 
 const encoders = new Map<EncodingName, Encoder>();
 const LINE_CACHE_MIN_CHARS = 512;
 const LINE_CACHE_LIMIT = 100_000;
+/**
+ * Whole-text counts are kept while their keys hold at most this many characters (~16 MB of
+ * strings at worst, and usually none extra: the keys are mostly chunk and node texts the corpus
+ * holds anyway); the cache is cleared wholesale when full. Longer texts than TEXT_CACHE_MAX_CHARS
+ * (whole sections, prompts) go through the line cache instead.
+ */
+const TEXT_CACHE_CHARS = 8_000_000;
+const TEXT_CACHE_MAX_CHARS = 16_384;
 
 function getEncoder(model?: string): Encoder {
   const name = encodingForModel(model);
   let enc = encoders.get(name);
   if (!enc) {
-    const ranks = RANKS[name]();
-    enc = { name, tiktoken: new Tiktoken(ranks), pattern: new RegExp(ranks.pat_str, 'gu'), pieceCounts: new Map(), lineCounts: new Map() };
+    enc = { name, bpe: BPE[name](), vocabulary: VOCABULARY[name](), pattern: new RegExp(SPLIT_PATTERNS()[name].source, 'gu'), pieceCounts: new Map(), lineCounts: new Map(), textCounts: new Map(), textChars: 0 };
     encoders.set(name, enc);
   }
   return enc;
 }
 
-/** Builds the encoder for `model` now (≈2 s for o200k) so the first metered call is not charged for it. */
+/** Builds the encoder for `model` now (≈150 ms for o200k) so the first metered call is not charged for it. */
 export function warmTokenizer(model?: string): EncodingName {
   return getEncoder(model).name;
 }
 
 /** Encodes one piece as plain text: special-token strings in documents are ordinary text here. */
 function encodePiece(enc: Encoder, piece: string): number[] {
-  return enc.tiktoken.encode(piece, [], []);
+  return enc.bpe.encode(piece, AS_TEXT);
 }
 
 /** Windows of at most MAX_PIECE_CHARS, never splitting a surrogate pair. */
@@ -129,12 +168,28 @@ function* units(enc: Encoder, text: string): Generator<Unit> {
 export function countTokens(text: string, model?: string): number {
   if (!text) return 0;
   const enc = getEncoder(model);
-  if (text.length <= LINE_CACHE_MIN_CHARS) return countPieces(enc, text);
-  // Long texts (prompts) repeat most of their lines from call to call — outlines, instructions.
-  // Split after a newline that is followed by a character other than whitespace or '/': no piece
-  // of the o200k or cl100k patterns spans such a boundary (a word piece never starts with a
-  // newline, whitespace runs end at the newline, and a punctuation piece only swallows the
-  // newlines and slashes after it), so the sum of line counts equals the whole-text count.
+  if (text.length > TEXT_CACHE_MAX_CHARS) return countLong(enc, text);
+  let n = enc.textCounts.get(text);
+  if (n === undefined) {
+    n = text.length <= LINE_CACHE_MIN_CHARS ? countPieces(enc, text) : countLong(enc, text);
+    if (enc.textChars + text.length > TEXT_CACHE_CHARS) {
+      enc.textCounts.clear();
+      enc.textChars = 0;
+    }
+    enc.textCounts.set(text, n);
+    enc.textChars += text.length;
+  }
+  return n;
+}
+
+/**
+ * Long texts (prompts, sections) repeat most of their lines from call to call — outlines,
+ * instructions. Split after a newline that is followed by a character other than whitespace or
+ * '/': no piece of the o200k or cl100k patterns spans such a boundary (a word piece never starts
+ * with a newline, whitespace runs end at the newline, and a punctuation piece only swallows the
+ * newlines and slashes after it), so the sum of line counts equals the whole-text count.
+ */
+function countLong(enc: Encoder, text: string): number {
   let n = 0;
   let start = 0;
   for (let i = 0; i < text.length - 1; i++) {
@@ -173,7 +228,38 @@ export function encodeTokens(text: string, model?: string): number[] {
 }
 
 export function decodeTokens(tokens: number[], model?: string): string {
-  return getEncoder(model).tiktoken.decode(tokens);
+  const vocabulary = getEncoder(model).vocabulary;
+  return Buffer.concat(tokens.map((t) => tokenBytes(vocabulary, t))).toString('utf8');
+}
+
+function tokenBytes(vocabulary: Vocabulary, token: number): Buffer {
+  const v = vocabulary[token];
+  if (v === undefined) throw new RangeError(`token ${token} is not in the vocabulary`);
+  return typeof v === 'string' ? Buffer.from(v, 'utf8') : Buffer.from(v);
+}
+
+/**
+ * The places where `piece` can be cut after a whole number of its tokens without splitting a
+ * character: [tokens before the cut, character offset of the cut], in order, ending with the
+ * whole piece. A token that ends inside a multi-byte character is never followed by a cut.
+ */
+function cleanCuts(enc: Encoder, piece: string): Array<[number, number]> {
+  const tokens = encodePiece(enc, piece);
+  const cuts: Array<[number, number]> = [];
+  let bytes = 0; // UTF-8 bytes of the tokens so far
+  let charBytes = 0; // UTF-8 bytes of piece[0, char)
+  let char = 0;
+  for (let i = 0; i < tokens.length; i++) {
+    const v = enc.vocabulary[tokens[i]];
+    bytes += typeof v === 'string' ? Buffer.byteLength(v, 'utf8') : v.length;
+    while (charBytes < bytes && char < piece.length) {
+      const cp = piece.codePointAt(char)!;
+      charBytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+      char += cp > 0xffff ? 2 : 1;
+    }
+    if (charBytes === bytes) cuts.push([i + 1, char]);
+  }
+  return cuts;
 }
 
 /**
@@ -193,13 +279,12 @@ export function countChatTokens(messages: ChatMessage[], model?: string): number
  */
 function piecePrefix(enc: Encoder, piece: string, n: number): string {
   if (n <= 0) return '';
-  const tokens = encodePiece(enc, piece);
-  for (let k = Math.min(n, tokens.length); k > 0; k--) {
-    // A cut inside a multi-byte character decodes to U+FFFD, which is not a prefix: try fewer.
-    const s = enc.tiktoken.decode(tokens.slice(0, k));
-    if (piece.startsWith(s)) return s;
+  let end = 0;
+  for (const [tokens, char] of cleanCuts(enc, piece)) {
+    if (tokens > n) break;
+    end = char;
   }
-  return '';
+  return piece.slice(0, end);
 }
 
 /** `text` cut to at most `n` tokens (a prefix of `text`). Stops scanning once `n` is reached. */
@@ -364,21 +449,12 @@ export function splitByTokens(text: string, maxTokens: number, overlap = 0, mode
  */
 function explode(enc: Encoder, piece: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  const tokens = encodePiece(enc, piece);
+  let tokens = 0;
   let off = 0;
-  let acc: number[] = [];
-  for (const t of tokens) {
-    acc.push(t);
-    const s = enc.tiktoken.decode(acc);
-    if (piece.startsWith(s, off)) {
-      out.push([off, acc.length]);
-      off += s.length;
-      acc = [];
-    }
-  }
-  if (acc.length) {
-    if (off < piece.length) out.push([off, acc.length]);
-    else if (out.length) out[out.length - 1][1] += acc.length;
+  for (const [t, char] of cleanCuts(enc, piece)) {
+    out.push([off, t - tokens]);
+    tokens = t;
+    off = char;
   }
   return out;
 }

@@ -4,10 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import {
   chunkByTokens,
   countChatTokens,
   countTokens,
+  decodeTokens,
   encodeTokens,
   encodingForModel,
   splitByTokens,
@@ -59,6 +61,26 @@ describe('encodings', () => {
       expect(countTokens(text, 'gpt-4o')).toBe(ref().encode(text, [], []).length);
       expect(encodeTokens(text, 'gpt-4o')).toEqual(ref().encode(text, [], []));
     }
+  });
+
+  it('matches js-tiktoken on cl100k too (gpt-4, embedding models)', () => {
+    const reference100k = new Tiktoken(cl100k);
+    for (const text of [realText().slice(0, 30_000), MIXED]) {
+      expect(encodeTokens(text, 'gpt-4')).toEqual(reference100k.encode(text, [], []));
+      expect(countTokens(text, 'text-embedding-3-small')).toBe(reference100k.encode(text, [], []).length);
+    }
+  });
+
+  it('decodes token ids back to the text, also after a cut inside a character', () => {
+    const ids = encodeTokens(MIXED, 'gpt-4o');
+    expect(decodeTokens(ids, 'gpt-4o')).toBe(MIXED);
+    // An emoji is several tokens; half of it is not text, and must not leak into the next decode.
+    const emoji = encodeTokens('🎉', 'gpt-4o');
+    expect(emoji.length).toBeGreaterThan(1);
+    decodeTokens(emoji.slice(0, 1), 'gpt-4o');
+    expect(decodeTokens(encodeTokens('plain', 'gpt-4o'), 'gpt-4o')).toBe('plain');
+    expect(truncateToTokens('🎉🎉 party', 1)).toBe('');
+    expect(truncateToTokens('🎉🎉 party', emoji.length)).toBe('🎉');
   });
 
   it('treats special-token strings in documents as text instead of throwing', () => {

@@ -1,20 +1,17 @@
 // One measured piece of the HTTP efficiency benchmark, in its own process so its CPU time and
-// peak RSS are its own. Prints one JSON line: { calls, wallMs, cpuMs, maxRssMb, errors }.
+// peak RSS are its own. Prints one JSON line (see `Result` in bench/http-efficiency.ts).
 //
-//   --mode sdk        the floor: the openai SDK + p-limit alone, `--calls` chat calls
+//   --mode sdk                the floor: the openai SDK + p-limit alone, `--calls` chat calls
 //   --mode vector|node-list   treebench's runner over the sample questions cycled to `--questions`
 // Wall and CPU time cover the call phase only: from the first request to the last reply.
+//
+// Plain JavaScript on treebench's compiled modules (the parent builds them when stale): the
+// pieces run as `npx treebench run` does, without the TypeScript loader's own memory and CPU,
+// and the floor loads nothing of treebench.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import OpenAI from 'openai';
-import pLimit from 'p-limit';
-import { validateConfig, type LoadedConfig } from '../../harness/config.ts';
-import { runBenchmark } from '../../harness/runner.ts';
-import { createProvider } from '../../harness/providers/registry.ts';
-import { loadBenchmarkData } from '../../datasets/registry.ts';
-import type { ChatProvider } from '../../harness/types.ts';
 
 const { values } = parseArgs({
   options: {
@@ -28,21 +25,8 @@ const { values } = parseArgs({
 const baseURL = `http://127.0.0.1:${values.port}/v1`;
 const concurrency = Number(values.concurrency);
 
-/** What one piece measured (the parent, bench/http-efficiency.ts, reads it as JSON). */
-export interface Result {
-  calls: number;
-  wallMs: number;
-  cpuMs: number;
-  /** Process peak RSS (includes index build and the summary's bootstrap after the calls). */
-  maxRssMb: number;
-  /** Highest RSS sampled (every 50 ms) while calls were in flight. */
-  callRssMb: number;
-  errors: number;
-  records?: number;
-}
-
 let callRss = 0;
-let sampler: NodeJS.Timeout | null = null;
+let sampler = null;
 const startSampling = () => {
   sampler = setInterval(() => (callRss = Math.max(callRss, process.memoryUsage.rss())), 50);
 };
@@ -50,13 +34,15 @@ const stopSampling = () => {
   if (sampler) clearInterval(sampler);
   callRss = Math.max(callRss, process.memoryUsage.rss());
 };
-
 const cpuNow = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 };
+const peakRssMb = () => process.resourceUsage().maxRSS / 1024;
 
-async function sdkFloor(): Promise<Result> {
+async function sdkFloor() {
+  const { default: OpenAI } = await import('openai');
+  const { default: pLimit } = await import('p-limit');
   const client = new OpenAI({ apiKey: 'no-key-needed', baseURL, maxRetries: 0 });
   const limit = pLimit(concurrency);
   const n = Number(values.calls);
@@ -76,10 +62,14 @@ async function sdkFloor(): Promise<Result> {
   const wallMs = performance.now() - t0;
   const cpuMs = cpuNow() - c0;
   stopSampling();
-  return { calls: n, wallMs, cpuMs, maxRssMb: process.resourceUsage().maxRSS / 1024, callRssMb: callRss / 2 ** 20, errors };
+  return { calls: n, wallMs, cpuMs, maxRssMb: peakRssMb(), callRssMb: callRss / 2 ** 20, errors };
 }
 
-async function harness(strategy: string): Promise<Result> {
+async function harness(strategy) {
+  const { validateConfig } = await import('../../harness/config.js');
+  const { runBenchmark } = await import('../../harness/runner.js');
+  const { createProvider } = await import('../../harness/providers/registry.js');
+  const { loadBenchmarkData } = await import('../../datasets/registry.js');
   const raw = {
     name: 'bench-http',
     dataset: { format: 'sample' },
@@ -88,21 +78,21 @@ async function harness(strategy: string): Promise<Result> {
     run: { concurrency, seed: 1 },
   };
   const { config, strategies } = validateConfig(raw);
-  const loaded: LoadedConfig = { path: 'bench/http/worker.ts', baseDir: process.cwd(), raw: JSON.stringify(raw), config, strategies };
+  const loaded = { path: 'bench/http/worker.mjs', baseDir: process.cwd(), raw: JSON.stringify(raw), config, strategies };
   const data = await loadBenchmarkData(config, process.cwd());
   const n = Number(values.questions);
   const questions = Array.from({ length: n }, (_, i) => {
     const q = data.questions[i % data.questions.length];
     return { ...q, id: `${q.id}#${Math.floor(i / data.questions.length)}` };
   });
-  // The configured provider, wrapped only to note when the first call starts and the last ends.
+  // The configured provider, wrapped only to note when the first call starts.
   const real = createProvider(config.model);
   let t0 = 0;
   let c0 = 0;
   let tEnd = 0;
   let cEnd = 0;
-  const provider: ChatProvider = Object.assign(Object.create(Object.getPrototypeOf(real)), real, {
-    chat: async (...args: Parameters<ChatProvider['chat']>) => {
+  const provider = Object.assign(Object.create(Object.getPrototypeOf(real)), real, {
+    chat: async (...args) => {
       if (!t0) {
         t0 = performance.now();
         c0 = cpuNow();
@@ -123,9 +113,8 @@ async function harness(strategy: string): Promise<Result> {
           tEnd = performance.now();
           cEnd = cpuNow();
           stopSampling();
-          const g = (globalThis as { gc?: () => void }).gc;
-          if (g && process.env.BENCH_HEAP) {
-            g();
+          if (globalThis.gc && process.env.BENCH_HEAP) {
+            globalThis.gc();
             process.stderr.write(`live heap after the last record: ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(1)} MB\n`);
           }
         }
@@ -133,12 +122,12 @@ async function harness(strategy: string): Promise<Result> {
     });
     const calls = outcome.summary.strategies.reduce((s, x) => s + x.callsPerQuestion * x.records, 0);
     const errors = outcome.summary.strategies.reduce((s, x) => s + x.errors, 0);
-    return { calls: Math.round(calls), wallMs: tEnd - t0, cpuMs: cEnd - c0, maxRssMb: process.resourceUsage().maxRSS / 1024, callRssMb: callRss / 2 ** 20, errors, records: n };
+    return { calls: Math.round(calls), wallMs: tEnd - t0, cpuMs: cEnd - c0, maxRssMb: peakRssMb(), callRssMb: callRss / 2 ** 20, errors, records: n };
   } finally {
     if (process.env.KEEP_BENCH_RUN) process.stderr.write(`kept ${outDir}\n`);
     else rmSync(outDir, { recursive: true, force: true });
   }
 }
 
-const result = values.mode === 'sdk' ? await sdkFloor() : await harness(values.mode!);
+const result = values.mode === 'sdk' ? await sdkFloor() : await harness(values.mode);
 process.stdout.write(JSON.stringify(result) + '\n');

@@ -1,0 +1,4 @@
+/** The folders that hold treebench's TypeScript sources (tsconfig.json's `include`, minus tests and benchmarks). */
+export function sourceDirs(root: string): string[];
+/** Whether the compiled JavaScript is at least as new as every TypeScript source (`npm run build`). */
+export function buildIsCurrent(root: string): boolean;

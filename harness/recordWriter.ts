@@ -4,12 +4,19 @@
 // while a write is in flight go out together in the next write. Nothing is ever rewritten in
 // place: the file only grows. `flush()` resolves once every queued line is on disk (the runner
 // awaits it before the summary); a failed write is reported by the next append or flush.
+// `caughtUp()` is the back-pressure: when the disk (or a busy event loop that has not yet run
+// the write's completion) falls more than MAX_QUEUED lines behind, the runner waits for the
+// write in flight before it finishes another record, so neither memory nor the records at risk
+// grow with the run.
 //
 // Also here: what a summary needs of a record (`summaryRecord`), so a run holds compact summary
 // rows, not every full record with its call log and trace, in memory.
 import { open, type FileHandle } from 'node:fs/promises';
 import { redactSecrets } from './secrets.ts';
 import type { CallLog, RunRecord } from './types.ts';
+
+/** Lines allowed to wait behind the write in flight before `caughtUp()` makes callers wait. */
+const MAX_QUEUED = 64;
 
 export class RecordWriter {
   private queue: string[] = [];
@@ -45,6 +52,12 @@ export class RecordWriter {
     }
   }
 
+  /** Resolves at once while few lines wait; otherwise when the write in flight is done. */
+  async caughtUp(): Promise<void> {
+    while (this.queue.length > MAX_QUEUED && this.inFlight) await this.inFlight;
+    if (this.failure) throw this.failure;
+  }
+
   /** Resolves when every record queued so far is written; rejects if a write failed. */
   async flush(): Promise<void> {
     while (this.inFlight) await this.inFlight;
@@ -69,30 +82,49 @@ export class RecordWriter {
 
 /**
  * The fields summaries, intervals and gates read, without the heavy parts (trace, evidence, the
- * question and answer texts; the call log cut to its `cached` flags): what the runner keeps in
- * memory per record.
+ * question and answer texts, the finishing time; the gold answers unless the record failed, as
+ * only then do summaries look at them; the call log cut to shared stand-ins): what the runner
+ * keeps in memory per record.
  */
 export function summaryRecord(r: RunRecord): RunRecord {
+  const failed = (r.error !== null && r.error !== undefined) || !r.scores;
   return {
     ...r,
     question: '',
     answer: '',
+    gold: failed ? r.gold : NO_GOLD,
     evidence: [],
     trace: [],
-    callLog: r.callLog.map((c) => standInFor(c)),
+    finishedAt: '',
+    callLog: standInLog(r.callLog),
   };
 }
 
-// Summary rows share these call-log stand-ins (per kind, cached or not, tokens estimated or
-// not): summaries only count calls, cached calls and estimated calls, so no call keeps an
-// object of its own.
+const NO_GOLD: string[] = Object.freeze([]) as unknown as string[];
+
+// Summaries only count calls, cached calls and estimated calls, so summary rows share call-log
+// stand-ins (per kind, cached or not, tokens estimated or not), and whole call logs made of the
+// same stand-ins in the same order share one frozen array: most records of a strategy make the
+// same calls.
 const STAND_INS = new Map<string, CallLog>();
+const STAND_IN_LOGS = new Map<string, CallLog[]>();
+const standInKey = (c: CallLog) => `${c.kind}|${c.cached ? 1 : 0}|${c.estimated ? 1 : 0}`;
 function standInFor(c: CallLog): CallLog {
-  const key = `${c.kind}|${c.cached ? 1 : 0}|${c.estimated ? 1 : 0}`;
+  const key = standInKey(c);
   let hit = STAND_INS.get(key);
   if (!hit) {
     hit = Object.freeze({ kind: c.kind, model: '', inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: c.cached, retries: 0, ...(c.estimated ? { estimated: true } : {}) });
     STAND_INS.set(key, hit);
+  }
+  return hit;
+}
+function standInLog(log: CallLog[]): CallLog[] {
+  const key = log.map(standInKey).join(',');
+  let hit = STAND_IN_LOGS.get(key);
+  if (!hit) {
+    hit = Object.freeze(log.map(standInFor)) as CallLog[];
+    // Bounded: a strategy's call patterns are few, but a budget sweep could make many.
+    if (STAND_IN_LOGS.size < 10_000) STAND_IN_LOGS.set(key, hit);
   }
   return hit;
 }

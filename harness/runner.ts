@@ -323,33 +323,36 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const environmentErrors = new Map<string, number>();
   const breaker = new CircuitBreaker(config.run.maxConsecutiveFailures);
   const runStart = performance.now();
-  // Enough questions in flight to keep every call slot busy while others do local work.
-  const taskLimit = pLimit(Math.max(2, concurrency * 2));
+  // Enough questions in flight to keep every call slot busy while others do local work: that
+  // many workers take the next task as they finish one (no promise per task is made up front).
+  let nextTask = 0;
+  const runTask = async (task: (typeof tasks)[number]) => {
+    if (breaker.open || stopCalls.signal.aborted) {
+      notRun++;
+      return;
+    }
+    const { record, failure } = await runOneDetailed(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, ...(judge ? { judge } : {}) });
+    const kind: FailureKind | null = failure === undefined ? null : classifyFailure(failure);
+    breaker.record(kind, record.error ?? '');
+    if (breaker.open) stopCalls.abort(new Error(breaker.reason!));
+    // The environment failed (auth, connection, interrupted), not the strategy: no record,
+    // the task stays to be run by --resume.
+    if (kind !== null && (isEnvironmentFailure(kind) || stopCalls.signal.aborted)) {
+      notRun++;
+      if (kind !== 'aborted' && record.error) environmentErrors.set(record.error, (environmentErrors.get(record.error) ?? 0) + 1);
+      return;
+    }
+    writer.append(record);
+    records.push(summaryRecord(record));
+    finished++;
+    if (record.error) errors++;
+    opts.onProgress?.({ phase: 'run', done: finished, total: tasks.length, errors, elapsedMs: performance.now() - runStart });
+    await writer.caughtUp();
+  };
   await Promise.all(
-    tasks.map((task) =>
-      taskLimit(async () => {
-        if (breaker.open || stopCalls.signal.aborted) {
-          notRun++;
-          return;
-        }
-        const { record, failure } = await runOneDetailed(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, ...(judge ? { judge } : {}) });
-        const kind: FailureKind | null = failure === undefined ? null : classifyFailure(failure);
-        breaker.record(kind, record.error ?? '');
-        if (breaker.open) stopCalls.abort(new Error(breaker.reason!));
-        // The environment failed (auth, connection, interrupted), not the strategy: no record,
-        // the task stays to be run by --resume.
-        if (kind !== null && (isEnvironmentFailure(kind) || stopCalls.signal.aborted)) {
-          notRun++;
-          if (kind !== 'aborted' && record.error) environmentErrors.set(record.error, (environmentErrors.get(record.error) ?? 0) + 1);
-          return;
-        }
-        writer.append(record);
-        records.push(summaryRecord(record));
-        finished++;
-        if (record.error) errors++;
-        opts.onProgress?.({ phase: 'run', done: finished, total: tasks.length, errors, elapsedMs: performance.now() - runStart });
-      }),
-    ),
+    Array.from({ length: Math.min(tasks.length, Math.max(2, concurrency * 2)) }, async () => {
+      while (nextTask < tasks.length) await runTask(tasks[nextTask++]);
+    }),
   );
   let stopped: RunStop | null = null;
   if (notRun > 0) {

@@ -84,11 +84,25 @@ describe('RecordWriter', () => {
     expect(() => writer.append(record(2))).toThrow(/cannot append/);
   });
 
+  it('caughtUp() holds the caller back while many lines wait, and not otherwise', async () => {
+    const path = join(tmp(), 'records.jsonl');
+    const writer = new RecordWriter(path);
+    await writer.caughtUp(); // nothing queued: resolves at once
+    for (let i = 0; i < 500; i++) writer.append(record(i));
+    await writer.caughtUp();
+    // At most 64 lines may still wait behind the write in flight.
+    expect(readFileSync(path, 'utf8').split('\n').length - 1).toBeGreaterThanOrEqual(500 - 64);
+    await writer.close();
+  });
+
   it('summary rows give the same summary as full records', () => {
     const full = Array.from({ length: 30 }, (_, i) =>
       record(i, { callLog: [{ kind: 'chat', model: 'm', inputTokens: 3, outputTokens: 1, costUsd: 0, latencyMs: 1, cached: i % 2 === 0, retries: 0 }], trace: [{ kind: 'note', detail: 'x' } as never] }),
     );
     expect(summarize(full.map(summaryRecord))).toEqual(summarize(full));
+    // A failed record keeps its gold answers (summaries ask whether the question was scorable).
+    const failed = [...full, record(30, { error: 'boom', scores: null, gold: ['yes'] }), record(31, { error: 'boom', scores: null, gold: ['12 apples'] })];
+    expect(summarize(failed.map(summaryRecord))).toEqual(summarize(failed));
   });
 });
 
@@ -105,6 +119,28 @@ registerStrategy({
 });
 
 describe('the runner with the record writer', () => {
+  it('puts records on disk during the run, even when the strategy never waits for the event loop', async () => {
+    // The offline model answers without timers or I/O: without back-pressure, no write would
+    // complete (and every record would wait in memory) until the run ended.
+    const cfg = { name: 'lag', dataset: { format: 'sample' }, strategies: ['vector'], run: { concurrency: 4 } };
+    const { config, strategies } = validateConfig(cfg);
+    const loaded: LoadedConfig = { path: join(process.cwd(), 'lag.yaml'), baseDir: process.cwd(), raw: JSON.stringify(cfg), config, strategies };
+    const data = await loadBenchmarkData(config, process.cwd());
+    const out = tmp();
+    let worstLag = 0;
+    await runBenchmark({
+      loaded, data, outDir: out, runId: 'lag', repeats: 4, intervals: false,
+      onProgress: (p) => {
+        if (p.phase !== 'run') return;
+        const onDisk = readFileSync(join(out, 'lag', 'records.jsonl'), 'utf8').split('\n').length - 1;
+        worstLag = Math.max(worstLag, p.done - onDisk);
+      },
+    });
+    expect(data.questions.length * 4).toBeGreaterThan(200);
+    // Lines behind the disk: at most the writer's allowance plus one record per worker (8).
+    expect(worstLag).toBeLessThanOrEqual(64 + 8 + 1);
+  });
+
   it('writes every finished record exactly once, and the summary matches the file', async () => {
     const full = { name: 'w', dataset: { format: 'sample' }, strategies: ['test-jitter', { id: 'jitter-2', strategy: 'test-jitter' }], run: { concurrency: 8 } };
     const { config, strategies } = validateConfig(full);

@@ -10,13 +10,14 @@ import type { DocTree, TreeNode } from '../../harness/types.ts';
 import type { PdfContent } from './types.ts';
 import { assembleTree, treeDepth, treeSize, type Heading } from './assemble.ts';
 import { titlesMatch } from './compare.ts';
+import { groupWideLevels, promoteWideLevels } from './fanout.ts';
 import { layoutHeadings } from './layout.ts';
 import { outlineTree } from './outline.ts';
 import { pagesTree } from './pages.ts';
-import { findToc, locateToc } from './toc.ts';
+import { findToc, locateToc, tocLikeSpans } from './toc.ts';
 
 /** Bump whenever the trees built for the same content change (caches key on it). */
-export const TREE_BUILDER_VERSION = '2';
+export const TREE_BUILDER_VERSION = '3';
 
 export type TreeSource = 'outline' | 'toc' | 'layout' | 'pages';
 export type TreeChoice = 'auto' | TreeSource;
@@ -74,25 +75,30 @@ const BUILDERS: Record<TreeSource, Builder> = {
     const toc = findToc(content);
     if (!toc) return { nodes: null, note: 'no printed table of contents found' };
     const r = locateToc(content, toc);
-    const inner = innerHeadings(r.headings, layoutHeadings(content, { skipPages: new Set(r.tocPages) }), content.pageCount);
+    const inner = innerHeadings(r.headings, layoutHeadings(content, { skipPages: new Set(r.tocPages), skipSpans: tocLikeSpans(content) }), content.pageCount);
     const located = r.entries.length - r.unlocated.length;
     const extra = { tocEntries: r.entries.length, located, unlocated: r.unlocated, headings: inner.length };
     const where = `printed table of contents on page(s) ${r.tocPages.join(', ')}: ${located} of ${r.entries.length} entries located`;
     const enough = located >= MIN_TOC_LOCATED && located >= r.entries.length / 2;
     const note = enough ? `${where}${inner.length ? `; ${inner.length} layout heading(s) inside its long sections` : ''}` : `${where} (too few)`;
-    return { nodes: enough ? assembleTree([...r.headings, ...inner], content.pages) : null, note, extra };
+    return { nodes: enough ? cappedTree([...r.headings, ...inner], content) : null, note, extra };
   },
   layout: (content) => {
     const toc = findToc(content);
-    const heads = layoutHeadings(content, { skipPages: new Set(toc?.tocPages ?? []) });
+    const heads = layoutHeadings(content, { skipPages: new Set(toc?.tocPages ?? []), skipSpans: tocLikeSpans(content) });
     const pagesHit = new Set(heads.map((h) => h.page)).size;
     const min = content.pageCount <= 3 ? 2 : 3;
     const enough = heads.length >= min && (pagesHit >= 2 || content.pageCount === 1);
     const note = `${heads.length} layout heading(s) on ${pagesHit} page(s)${enough ? '' : ' (too few)'}`;
-    return { nodes: enough ? assembleTree(heads, content.pages) : null, note, extra: { headings: heads.length } };
+    return { nodes: enough ? cappedTree(heads, content) : null, note, extra: { headings: heads.length } };
   },
   pages: (content) => ({ nodes: pagesTree(content), note: `${content.pageCount} page(s) grouped` }),
 };
+
+/** The tree of these headings, no level wider than MAX_HEADING_FANOUT (fanout.ts). */
+function cappedTree(headings: Heading[], content: PdfContent): TreeNode[] {
+  return groupWideLevels(assembleTree(promoteWideLevels(headings, content), content.pages));
+}
 
 /** A table-of-contents section this long (pages) gets the layout headings found inside it. */
 const MIN_SPAN_FOR_INNER = 5;

@@ -38,6 +38,8 @@ import { digitShare, isPageNumberLine, normText, numbering, numberingRank, pageL
 export interface LayoutOptions {
   /** Pages to ignore (e.g. the printed table of contents). */
   skipPages?: Set<number>;
+  /** Lines to ignore, per page: [first, last] line (`Line.k`), e.g. the entries of a TOC-like page. */
+  skipSpans?: Map<number, [number, number]>;
 }
 
 const MAX_WORDS = 16;
@@ -113,6 +115,8 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     page.forEach((l, i) => {
       styleAll.set(styleKey(l), (styleAll.get(styleKey(l)) ?? 0) + 1);
       if (!candidate(l)) return;
+      const span = opts.skipSpans?.get(l.page);
+      if (span && l.k >= span[0] && l.k <= span[1]) return;
       // 3. guards at body size
       const prev = page[i - 1];
       const wraps = (p: Line) => sameStyle(p, l) && p.y - l.y > 0 && p.y - l.y <= 1.6 * l.size && Math.abs(p.x - l.x) <= 3 * l.size;

@@ -15,8 +15,9 @@
 //    numbers are not all equal and mostly do not decrease (a table of figures fails here), and no
 //    number is beyond the document by far. A page whose entries are mostly captions ("Figure 3
 //    …", "Table 2 …") is a list of figures or tables, not contents. The TOC is the first run of
-//    consecutive TOC pages starting among the first MAX_TOC_START + 1 pages, or the first 15% of
-//    a longer document (contents after a long cover and front matter). TOC-like pages elsewhere
+//    consecutive TOC pages starting among the first MAX_TOC_START + 1 pages, or, on a page that
+//    says "Contents", the first 15% of a longer document (contents after a long cover and front
+//    matter). TOC-like pages elsewhere
 //    (an exhibit's own contents) are no headings either: tocLikeSpans finds them for the layout.
 // 3. Levels. Part/chapter entries are level 1; the others are nested under them. Among the rest,
 //    numbered entries ("1", "1.2", "1.2.3") take their numbering depth; otherwise indentation
@@ -184,6 +185,8 @@ export function tocSearchPages(pageCount: number): number {
   return Math.max(MAX_TOC_START + 1, Math.ceil(TOC_START_SHARE * pageCount));
 }
 
+const saysContents = (page: Line[]) => page.some((l) => /\bcontents\b/i.test(l.text) && l.text.trim().length < 60);
+
 /** The page's entries, without numbers beyond the document (years, amounts). */
 function tocEntriesOf(page: Line[], pageCount: number): RawEntry[] {
   return pageEntries(page).filter((e) => e.num === null || !/^\d+$/.test(e.num) || Number(e.num) <= maxPrinted(pageCount));
@@ -248,7 +251,10 @@ export function findToc(content: PdfContent): { tocPages: number[]; entries: Toc
   const raw: RawEntry[] = [];
   for (let p = 1; p <= Math.min(pageCount, tocSearchPages(pageCount)); p++) {
     const entries = tocEntriesOf(lines[p - 1], pageCount);
-    const is = !isListOfCaptions(entries) && (isTocPage(lines[p - 1], entries) || (tocPages.length > 0 && continuesToc(lines[p - 1], entries)));
+    // past the first pages, a run starts only on a page titled "Contents" (a table of figures
+    // whose numbers grow down the page reads like one too)
+    const starts = isTocPage(lines[p - 1], entries) && (p <= MAX_TOC_START + 1 || saysContents(lines[p - 1]));
+    const is = !isListOfCaptions(entries) && (starts || (tocPages.length > 0 && continuesToc(lines[p - 1], entries)));
     if (is) {
       tocPages.push(p);
       raw.push(...entries);

@@ -23,6 +23,9 @@
 //    parenthesised itself) is one heading. An unnumbered title printed as a heading on three
 //    pages or more is a recurring label (a company name above each statement) after its first
 //    occurrence, not a section each time.
+//    Headings printed with the same title are told apart by the parenthesised subtitle below each
+//    ("(As a percentage of total revenues)"), unless they all share it or it states units or
+//    audit status ("(Unaudited)", "(in millions, except per share data)").
 // 5. Cover and title lines: headings on the first two pages that outrank every heading after
 //    them are the document's title block, not sections.
 // 6. A heading drawn visually above every other line of its page but later in the content
@@ -49,6 +52,10 @@ const BIGGER = 1.12;
 const MAX_REPEAT_PAGES = 3;
 // Below this share of candidates among its lines, a body-size style marks table rows or emphasis.
 const MIN_STYLE_SHARE = 0.1;
+/** Parenthesised lines under a heading read as its subtitle (4c). */
+const MAX_SUBTITLES = 2;
+/** Units and audit notes under a statement's title say nothing about its content. */
+const UNITS = /^(?:(?:amounts |dollars |figures )?in (?:millions|thousands|billions)|unaudited|audited)\b/i;
 
 const bucket = (size: number) => Math.round(size * 2) / 2;
 const isCaps = (t: string) => {
@@ -106,6 +113,7 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
   };
   const candidate = (l: Line) => !isRunning(l) && shapeOk(l) && standsOut(l);
   const sameStyle = (a: Line, b: Line) => bucket(a.size) === bucket(b.size) && a.bold === b.bold && a.font === b.font;
+  const sameSize = (a: Line, b: Line) => bucket(a.size) === bucket(b.size) && a.bold === b.bold;
   const styleKey = (l: Line) => `${bucket(l.size)}|${l.bold ? 'b' : ''}`;
   const styleAll = new Map<string, number>();
   const styleCand = new Map<string, number>();
@@ -177,6 +185,33 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     seen.add(key);
     return h.num !== null || first || (pagesOf.get(key)?.size ?? 0) < MAX_REPEAT_PAGES;
   });
+  // 4c. Headings printed with the same title ("Condensed Consolidated Statements of Operations"
+  // twice: in millions, then as a percentage of revenues) are told apart by the parenthesised
+  // subtitle printed right below each in the heading's style, when it differs between them; a
+  // subtitle they all share ("(Unaudited)") tells nothing and is left out.
+  const byTitle = new Map<string, Head[]>();
+  for (const h of heads) {
+    const key = normText(h.title);
+    byTitle.set(key, [...(byTitle.get(key) ?? []), h]);
+  }
+  for (const same of byTitle.values()) {
+    if (same.length < 2) continue;
+    const subtitles = same.map((h) => {
+      const page = lines[h.last.page - 1];
+      const out: string[] = [];
+      for (let k = h.last.k + 1; k < Math.min(page.length, h.last.k + 1 + MAX_SUBTITLES); k++) {
+        const m = page[k].text.trim().match(/^\(([^()]+)\)$/);
+        if (!m || !sameSize(page[k], h.last)) break;
+        out.push(m[1].trim());
+      }
+      return out;
+    });
+    const shared = (t: string) => subtitles.every((list) => list.some((x) => normText(x) === normText(t)));
+    same.forEach((h, i) => {
+      const own = subtitles[i].filter((t) => !shared(t) && !UNITS.test(t));
+      if (own.length) h.title = `${h.title} – ${own.join(', ')}`;
+    });
+  }
   // A bare integer is a section number only within a run ("1 Scope", "2 Terms"): "13 Weeks
   // Ended" or "52 Weeks Ended" above table columns are not sections 13 and 52.
   const integers = new Set(heads.filter((h) => h.num?.kind === 'section' && /^\d+\.?\s/.test(h.title)).map((h) => parseInt(h.title, 10)));

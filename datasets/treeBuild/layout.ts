@@ -8,7 +8,9 @@
 //    end like a clause (",", ";", ":" unless in capitals) or a sentence, is not a running header or footer (a text,
 //    digits folded, on the first or last three lines of a fifth of the pages), not a page number,
 //    not on a printed table-of-contents page — and stands out: a larger font than the body
-//    (x1.12), or bold where the body is not, or all capitals, or a numbering ("PART II",
+//    (x1.12), or bold where the body is not, or all capitals (at body size, or, on a page set in
+//    smaller type such as a statement or a table of figures, among the page's first three lines
+//    and at least the page's own size), or a numbering ("PART II",
 //    "Item 7A.", "Note 12", "1.2.3", "IV.", "B.", "Chapter 4") in bold, italic, capitals or a
 //    larger font.
 // 3. Guards for lines that stand out without being headings: a candidate must start a block
@@ -54,6 +56,8 @@ const MAX_REPEAT_PAGES = 3;
 const MIN_STYLE_SHARE = 0.1;
 /** Parenthesised lines under a heading read as its subtitle (4c). */
 const MAX_SUBTITLES = 2;
+/** A small-type page's title is among its first lines. */
+const PAGE_TITLE_LINES = 3;
 /** Units and audit notes under a statement's title say nothing about its content. */
 const UNITS = /^(?:(?:amounts |dollars |figures )?in (?:millions|thousands|billions)|unaudited|audited)\b/i;
 
@@ -104,11 +108,24 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     if (/\.$/.test(t) && !(num && num.rest === '') && rest.split(/\s+/).length > 3) return false;
     return !isPageNumberLine(t);
   };
+  // A page set in smaller type than the body (a table of figures, a statement) has its title in
+  // its own type: a line in capitals among the page's first lines, at least its page's size.
+  const pageSize = lines.map((page) => {
+    const chars = new Map<number, number>();
+    for (const l of page) chars.set(bucket(l.size), (chars.get(bucket(l.size)) ?? 0) + l.text.length);
+    return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+  });
+  const smallPageTitle = (l: Line) => {
+    const size = pageSize[l.page - 1];
+    if (!size || size >= body * 0.9 || bucket(l.size) < size) return false;
+    const page = lines[l.page - 1].filter((o) => !isRunning(o));
+    return page.indexOf(l) >= 0 && page.indexOf(l) < PAGE_TITLE_LINES;
+  };
   const standsOut = (l: Line) => {
     const num = numbering(l.text);
     if (!hasLayout) return num !== null;
     const bold = l.bold && !bodyBold;
-    const caps = isCaps(l.text) && l.size >= body * 0.9;
+    const caps = isCaps(l.text) && (l.size >= body * 0.9 || smallPageTitle(l));
     return bigger(l) || bold || caps || (num !== null && (bold || caps || isItalic(l) || l.size > body));
   };
   const candidate = (l: Line) => !isRunning(l) && shapeOk(l) && standsOut(l);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPdfTree, treeInvariantErrors } from '../../../datasets/treeBuild/index.ts';
 import type { StyledLine } from '../pdf-writer.ts';
-import { pdfContent, prose } from './build-helpers.ts';
+import { pdfContent, prose, shape } from './build-helpers.ts';
 
 const H = (text: string, size = 14): StyledLine => ({ text, size, bold: true });
 
@@ -27,6 +27,28 @@ describe('headings printed with the same title', () => {
       'Balance Sheets',
       'Segment Results', // the same subtitle under both: nothing to tell them apart by
       'Segment Results',
+    ]);
+  });
+});
+
+describe('pages set in small type', () => {
+  const small = (text: string, size = 7.5): StyledLine => ({ text, size });
+  const rows = (tag: string) => Array.from({ length: 6 }, (_, i) => small(`${tag} ${String.fromCharCode(65 + i)} ${1200 + 37 * i} ${1100 + 29 * i} ${8 + i}%`));
+  it('have their title in their own type: a line in capitals among their first lines', async () => {
+    const content = await pdfContent([
+      [H('Quarterly Overview', 16), ...prose('Overview')],
+      [H('Product Developments', 16), ...prose('Products')],
+      [small('NOTES TO REVENUE TABLE INFORMATION', 8), ...rows('Notes'), small('TOTAL INTERNATIONAL MARKETS', 7.5), ...rows('More')],
+      // capitals in small type on a page set at body size are no title
+      [H('Disclosure', 16), ...prose('Disclosure', 2), small('CERTAIN FORWARD LOOKING TERMS', 8), ...prose('Terms', 2)],
+    ]);
+    const { doc } = buildPdfTree(content, { docId: 'small' });
+    expect(treeInvariantErrors(doc.nodes, 4)).toEqual([]);
+    expect(shape(doc.nodes)).toEqual([
+      ['Quarterly Overview', [1, 1]],
+      // in smaller type than the heading before it: nested under it, as sizes say
+      ['Product Developments', [2, 3], [['NOTES TO REVENUE TABLE INFORMATION', [3, 3]]]], // not the capitals row further down
+      ['Disclosure', [4, 4]],
     ]);
   });
 });

@@ -33,6 +33,24 @@ export const MAX_HEADING_FANOUT = 30;
 const MIN_GAIN = 2;
 const MAX_GROUP_TITLE_CHARS = 40;
 
+/** What the cap did: levels split under their larger headings, grouped by section number, cut into page runs. */
+export interface FanoutStats {
+  promoted: number;
+  sectionGroups: number;
+  pageRuns: number;
+}
+
+export const emptyFanoutStats = (): FanoutStats => ({ promoted: 0, sectionGroups: 0, pageRuns: 0 });
+
+/** "2 level(s) split under their larger headings, 1 cut into page runs", or "" when nothing was done. */
+export function describeFanout(s: FanoutStats): string {
+  const parts: string[] = [];
+  if (s.promoted) parts.push(`${s.promoted} split under their larger headings`);
+  if (s.sectionGroups) parts.push(`${s.sectionGroups} grouped by section number`);
+  if (s.pageRuns) parts.push(`${s.pageRuns} cut into page runs`);
+  return parts.length ? `levels wider than ${MAX_HEADING_FANOUT}: ${parts.join(', ')}` : '';
+}
+
 interface HNode {
   h: Heading;
   order: number;
@@ -109,10 +127,16 @@ function promote(kids: HNode[], cls: (n: HNode) => number[]): HNode[] | null {
   return best && (best.width <= MAX_HEADING_FANOUT || best.width * MIN_GAIN <= kids.length) ? best.out : null;
 }
 
-function capNodes(list: HNode[], cls: (n: HNode) => number[]): HNode[] {
+function capNodes(list: HNode[], cls: (n: HNode) => number[], stats: FanoutStats): HNode[] {
   let out = list;
-  if (out.length > MAX_HEADING_FANOUT) out = promote(out, cls) ?? out;
-  for (const n of out) n.kids = capNodes(n.kids, cls);
+  if (out.length > MAX_HEADING_FANOUT) {
+    const promoted = promote(out, cls);
+    if (promoted) {
+      out = promoted;
+      stats.promoted++;
+    }
+  }
+  for (const n of out) n.kids = capNodes(n.kids, cls, stats);
   return out;
 }
 
@@ -129,7 +153,7 @@ function flatten(nodes: HNode[], depth = 1, out: Heading[] = []): Heading[] {
  * Pass 1: headings re-levelled so that wide levels are split under their larger or bolder
  * headings (see the module comment). Headings that need no change keep their nesting.
  */
-export function promoteWideLevels(headings: Heading[], content: PdfContent): Heading[] {
+export function promoteWideLevels(headings: Heading[], content: PdfContent, stats: FanoutStats = emptyFanoutStats()): Heading[] {
   const roots = nest(headings);
   const cache = new Map<HNode, number[]>();
   const cls = (n: HNode) => {
@@ -137,7 +161,7 @@ export function promoteWideLevels(headings: Heading[], content: PdfContent): Hea
     if (!c) cache.set(n, (c = headingClass(n.h, content)));
     return c;
   };
-  return flatten(capNodes(roots, cls));
+  return flatten(capNodes(roots, cls, stats));
 }
 
 const SECTION = /^(\d{1,3}(?:\.\d{1,3})+)\.?\s/;
@@ -182,11 +206,19 @@ function byRuns(list: TreeNode[]): TreeNode[] {
 }
 
 /** Pass 2: levels still wider than the cap are cut into groups (see the module comment); ids renumbered. */
-export function groupWideLevels(nodes: TreeNode[]): TreeNode[] {
+export function groupWideLevels(nodes: TreeNode[], stats: FanoutStats = emptyFanoutStats()): TreeNode[] {
+  const runs = (list: TreeNode[]) => {
+    stats.pageRuns++;
+    return byRuns(list);
+  };
   const cap = (list: TreeNode[]): TreeNode[] => {
     let out = list;
-    if (out.length > MAX_HEADING_FANOUT) out = bySectionNumber(out) ?? byRuns(out);
-    if (out.length > MAX_HEADING_FANOUT) out = byRuns(out);
+    if (out.length > MAX_HEADING_FANOUT) {
+      const sections = bySectionNumber(out);
+      if (sections) stats.sectionGroups++;
+      out = sections ?? runs(out);
+    }
+    if (out.length > MAX_HEADING_FANOUT) out = runs(out);
     for (const n of out) n.children = cap(n.children);
     return out;
   };

@@ -7,7 +7,8 @@
 //    with a capital, a digit or a quote, has letters, is not mostly figures or amounts, does not
 //    end like a clause (",", ";", ":" unless in capitals) or a sentence, is not a running header or footer (a text,
 //    digits folded, on the first or last three lines of a fifth of the pages), not a page number,
-//    not on a printed table-of-contents page — and stands out: a larger font than the body
+//    not on a printed table-of-contents page nor among the entries of a TOC-like page elsewhere
+//    (an exhibit's own contents: toc.ts's tocLikeSpans) — and stands out: a larger font than the body
 //    (x1.12), or bold where the body is not, or all capitals (at body size, or, on a page set in
 //    smaller type such as a statement or a table of figures, among the page's first three lines
 //    and at least the page's own size), or a numbering ("PART II",

@@ -10,7 +10,9 @@
 //    the heading stands on. For each class, the children of that class or better become parents
 //    and the worse ones that follow each nest under it (those before the first stay siblings).
 //    The threshold giving the smallest widest level wins, when it makes the widest level at most
-//    half the original count and at least two children are promoted. This is what a reader does
+//    half the original count (or within the cap) and at least two children are promoted — and
+//    never when it would nest a heading under one numbered alike ("Item 9" under "Item 8",
+//    "2.4" under "2.3"): numbering says they are peers, whatever their fonts. This is what a reader does
 //    with a long run of headings: "PART I", "Item 1", ... or "Statements" and "Notes" are the
 //    larger or bolder lines, and the rest falls under them. Promotion is applied again inside the
 //    new parents, so a level split once may be split again.
@@ -98,11 +100,21 @@ function promote(kids: HNode[], cls: (n: HNode) => number[]): HNode[] | null {
   const classes = kids.map(cls);
   const distinct = [...new Map(classes.map((c) => [c.join(','), c])).values()].sort(cmp);
   let best: { width: number; out: HNode[] } | null = null;
+  const nums = kids.map((k) => numbering(k.h.title));
+  const peers = (a: number, b: number) => nums[a] !== null && nums[b] !== null && nums[a]!.kind === nums[b]!.kind && nums[a]!.depth === nums[b]!.depth;
   for (const t of distinct.slice(0, -1)) {
     const up = classes.map((c) => cmp(c, t) <= 0);
     const promoted = up.filter(Boolean).length;
     if (promoted < 2) continue;
     const leading = up.indexOf(true);
+    // numbering says who are peers: "Item 9" never nests under "Item 8", however large it is printed
+    let parent = -1;
+    let mixesPeers = false;
+    for (let i = leading; i < kids.length && !mixesPeers; i++) {
+      if (up[i]) parent = i;
+      else mixesPeers = peers(parent, i);
+    }
+    if (mixesPeers) continue;
     let widest = leading + promoted;
     let run = 0;
     for (let i = leading + 1; i <= kids.length; i++) {

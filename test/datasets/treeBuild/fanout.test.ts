@@ -56,17 +56,17 @@ describe('fanout cap', () => {
 });
 
 /** Hand-made content: one page per heading, each heading line in the given size, bold. */
-function styled(sizes: number[]): { content: PdfContent; headings: Heading[] } {
-  const pages = sizes.map((_, i) => `Heading number ${i + 1}\nbody text of page ${i + 1} goes on in plain words here`);
+function styled(sizes: number[], title = (i: number) => `Heading number ${i + 1}`): { content: PdfContent; headings: Heading[] } {
+  const pages = sizes.map((_, i) => `${title(i)}\nbody text of page ${i + 1} goes on in plain words here`);
   const layout = sizes.map((size, i) => ({
     width: 612,
     height: 792,
     lines: [
-      { text: `Heading number ${i + 1}`, x: 72, y: 700, size, font: 'Helvetica-Bold', bold: true },
+      { text: title(i), x: 72, y: 700, size, font: 'Helvetica-Bold', bold: true },
       { text: `body text of page ${i + 1} goes on in plain words here`, x: 72, y: 680, size: 10, font: 'Helvetica', bold: false },
     ],
   }));
-  const headings = sizes.map((_, i) => ({ title: `Heading number ${i + 1}`, page: i + 1, line: 0, level: 1 }));
+  const headings = sizes.map((_, i) => ({ title: title(i), page: i + 1, line: 0, level: 1 }));
   return { content: { pages, outline: null, pageCount: sizes.length, layout }, headings };
 }
 
@@ -88,6 +88,16 @@ describe('promoteWideLevels', () => {
     const sizes = Array.from({ length: 40 }, (_, i) => (i === 36 || i === 38 ? 14 : 11));
     const { content, headings } = styled(sizes);
     expect(promoteWideLevels(headings, content).map((h) => h.level)).toEqual(sizes.map(() => 1));
+  });
+
+  it('never nests a heading under one numbered alike, however large it is printed', () => {
+    // every fifth item printed larger: a font accident, not a structure ("Item 6" is no part of "Item 5")
+    const sizes = Array.from({ length: 40 }, (_, i) => (i % 5 === 0 ? 14 : 11));
+    const { content, headings } = styled(sizes, (i) => `Item ${i + 1}. Topic ${i + 1}`);
+    expect(promoteWideLevels(headings, content).map((h) => h.level)).toEqual(sizes.map(() => 1));
+    // the same fonts with unnumbered titles: the larger ones are parents
+    const plain = styled(sizes);
+    expect(promoteWideLevels(plain.headings, plain.content).map((h) => h.level)).toEqual(sizes.map((s) => (s === 14 ? 1 : 2)));
   });
 
   it('leaves a level within the cap alone, whatever its styles', () => {

@@ -11,11 +11,11 @@
 //    and the worse ones that follow each nest under it (those before the first stay siblings).
 //    The threshold giving the smallest widest level wins, when it makes the widest level at most
 //    half the original count (or within the cap) and at least two children are promoted — and
-//    never when it would nest a heading under one numbered alike ("Item 9" under "Item 8",
-//    "2.4" under "2.3"): numbering says they are peers, whatever their fonts. This is what a reader does
-//    with a long run of headings: "PART I", "Item 1", ... or "Statements" and "Notes" are the
-//    larger or bolder lines, and the rest falls under them. Promotion is applied again inside the
-//    new parents, so a level split once may be split again.
+//    never when it would nest a heading under one numbered alike ("Item 9" under "Item 8", "2.4"
+//    under "2.3"): numbering says they are peers, whatever their fonts. This is what a reader
+//    does with a long run of headings: "PART I", "Item 1", ... or "Statements" and "Notes" are
+//    the larger or bolder lines, and the rest falls under them. Promotion is applied again
+//    inside the new parents, so a level split once may be split again.
 // 2. Groups (on the assembled tree, the last resort). A level still wider than the cap is cut into
 //    runs of consecutive siblings: by their shared section number when they are numbered "2.1",
 //    "2.2", …, "3.1" and the parent numbers ("2", "3") were not printed as headings — a group
@@ -29,7 +29,10 @@ import type { PdfContent } from './types.ts';
 import { findTitle } from './locate.ts';
 import { normText, numbering, numberingRank, pageLines } from './text.ts';
 
-/** The widest level a built tree keeps. */
+/**
+ * The widest level a built tree keeps. The outline gate flattens levels above 50 and page groups
+ * stop at 20; 30 keeps whole the lists a reader scans in one go (a 10-K's 20-odd Items, 24 notes).
+ */
 export const MAX_HEADING_FANOUT = 30;
 /** A promotion must at least halve the widest level it acts on. */
 const MIN_GAIN = 2;
@@ -44,7 +47,7 @@ export interface FanoutStats {
 
 export const emptyFanoutStats = (): FanoutStats => ({ promoted: 0, sectionGroups: 0, pageRuns: 0 });
 
-/** "2 level(s) split under their larger headings, 1 cut into page runs", or "" when nothing was done. */
+/** "levels wider than 30: 2 split under their larger headings, 1 cut into page runs", or "" when nothing was done. */
 export function describeFanout(s: FanoutStats): string {
   const parts: string[] = [];
   if (s.promoted) parts.push(`${s.promoted} split under their larger headings`);

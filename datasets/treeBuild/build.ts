@@ -4,19 +4,21 @@
 // of contents when one is found and at least half of its entries (and at least 3) are located
 // on the pages (its long sections get the layout headings found inside them); headings from the layout when there are at least 3 of them (2 for a document of
 // up to 3 pages) on more than one page; else page groups. A forced source that yields nothing
-// falls back to page groups, and the report says why. Every tree keeps the invariants checked by
-// treeInvariantErrors.
+// falls back to page groups, and the report says why. No level of a toc or layout tree has more
+// than MAX_HEADING_FANOUT children (fanout.ts); the reason says when the cap regrouped one.
+// Every tree keeps the invariants checked by treeInvariantErrors.
 import type { DocTree, TreeNode } from '../../harness/types.ts';
 import type { PdfContent } from './types.ts';
 import { assembleTree, treeDepth, treeSize, type Heading } from './assemble.ts';
 import { titlesMatch } from './compare.ts';
+import { describeFanout, emptyFanoutStats, groupWideLevels, promoteWideLevels } from './fanout.ts';
 import { layoutHeadings } from './layout.ts';
 import { outlineTree } from './outline.ts';
 import { pagesTree } from './pages.ts';
-import { findToc, locateToc } from './toc.ts';
+import { findToc, locateToc, tocLikeSpans } from './toc.ts';
 
 /** Bump whenever the trees built for the same content change (caches key on it). */
-export const TREE_BUILDER_VERSION = '2';
+export const TREE_BUILDER_VERSION = '3';
 
 export type TreeSource = 'outline' | 'toc' | 'layout' | 'pages';
 export type TreeChoice = 'auto' | TreeSource;
@@ -74,25 +76,35 @@ const BUILDERS: Record<TreeSource, Builder> = {
     const toc = findToc(content);
     if (!toc) return { nodes: null, note: 'no printed table of contents found' };
     const r = locateToc(content, toc);
-    const inner = innerHeadings(r.headings, layoutHeadings(content, { skipPages: new Set(r.tocPages) }), content.pageCount);
+    const inner = innerHeadings(r.headings, layoutHeadings(content, { skipPages: new Set(r.tocPages), skipSpans: tocLikeSpans(content) }), content.pageCount);
     const located = r.entries.length - r.unlocated.length;
     const extra = { tocEntries: r.entries.length, located, unlocated: r.unlocated, headings: inner.length };
     const where = `printed table of contents on page(s) ${r.tocPages.join(', ')}: ${located} of ${r.entries.length} entries located`;
     const enough = located >= MIN_TOC_LOCATED && located >= r.entries.length / 2;
-    const note = enough ? `${where}${inner.length ? `; ${inner.length} layout heading(s) inside its long sections` : ''}` : `${where} (too few)`;
-    return { nodes: enough ? assembleTree([...r.headings, ...inner], content.pages) : null, note, extra };
+    const tree = enough ? cappedTree([...r.headings, ...inner], content) : null;
+    const note = enough ? `${where}${inner.length ? `; ${inner.length} layout heading(s) inside its long sections` : ''}${tree!.note}` : `${where} (too few)`;
+    return { nodes: tree?.nodes ?? null, note, extra };
   },
   layout: (content) => {
     const toc = findToc(content);
-    const heads = layoutHeadings(content, { skipPages: new Set(toc?.tocPages ?? []) });
+    const heads = layoutHeadings(content, { skipPages: new Set(toc?.tocPages ?? []), skipSpans: tocLikeSpans(content) });
     const pagesHit = new Set(heads.map((h) => h.page)).size;
     const min = content.pageCount <= 3 ? 2 : 3;
     const enough = heads.length >= min && (pagesHit >= 2 || content.pageCount === 1);
-    const note = `${heads.length} layout heading(s) on ${pagesHit} page(s)${enough ? '' : ' (too few)'}`;
-    return { nodes: enough ? assembleTree(heads, content.pages) : null, note, extra: { headings: heads.length } };
+    const tree = enough ? cappedTree(heads, content) : null;
+    const note = `${heads.length} layout heading(s) on ${pagesHit} page(s)${enough ? tree!.note : ' (too few)'}`;
+    return { nodes: tree?.nodes ?? null, note, extra: { headings: heads.length } };
   },
   pages: (content) => ({ nodes: pagesTree(content), note: `${content.pageCount} page(s) grouped` }),
 };
+
+/** The tree of these headings, no level wider than MAX_HEADING_FANOUT (fanout.ts), and what the cap did ("" if nothing). */
+function cappedTree(headings: Heading[], content: PdfContent): { nodes: TreeNode[]; note: string } {
+  const stats = emptyFanoutStats();
+  const nodes = groupWideLevels(assembleTree(promoteWideLevels(headings, content, stats), content.pages), stats);
+  const note = describeFanout(stats);
+  return { nodes, note: note ? `; ${note}` : '' };
+}
 
 /** A table-of-contents section this long (pages) gets the layout headings found inside it. */
 const MIN_SPAN_FOR_INNER = 5;

@@ -7,8 +7,11 @@
 //    with a capital, a digit or a quote, has letters, is not mostly figures or amounts, does not
 //    end like a clause (",", ";", ":" unless in capitals) or a sentence, is not a running header or footer (a text,
 //    digits folded, on the first or last three lines of a fifth of the pages), not a page number,
-//    not on a printed table-of-contents page — and stands out: a larger font than the body
-//    (x1.12), or bold where the body is not, or all capitals, or a numbering ("PART II",
+//    not on a printed table-of-contents page nor among the entries of a TOC-like page elsewhere
+//    (an exhibit's own contents: toc.ts's tocLikeSpans) — and stands out: a larger font than the body
+//    (x1.12), or bold where the body is not, or all capitals (at body size, or, on a page set in
+//    smaller type such as a statement or a table of figures, among the page's first three lines
+//    and at least the page's own size), or a numbering ("PART II",
 //    "Item 7A.", "Note 12", "1.2.3", "IV.", "B.", "Chapter 4") in bold, italic, capitals or a
 //    larger font.
 // 3. Guards for lines that stand out without being headings: a candidate must start a block
@@ -23,6 +26,9 @@
 //    parenthesised itself) is one heading. An unnumbered title printed as a heading on three
 //    pages or more is a recurring label (a company name above each statement) after its first
 //    occurrence, not a section each time.
+//    Headings printed with the same title are told apart by the parenthesised subtitle below each
+//    ("(As a percentage of total revenues)"), unless they all share it or it states units or
+//    audit status ("(Unaudited)", "(in millions, except per share data)").
 // 5. Cover and title lines: headings on the first two pages that outrank every heading after
 //    them are the document's title block, not sections.
 // 6. A heading drawn visually above every other line of its page but later in the content
@@ -38,6 +44,8 @@ import { digitShare, isPageNumberLine, normText, numbering, numberingRank, pageL
 export interface LayoutOptions {
   /** Pages to ignore (e.g. the printed table of contents). */
   skipPages?: Set<number>;
+  /** Lines to ignore, per page: [first, last] line (`Line.k`), e.g. the entries of a TOC-like page. */
+  skipSpans?: Map<number, [number, number]>;
 }
 
 const MAX_WORDS = 16;
@@ -47,6 +55,12 @@ const BIGGER = 1.12;
 const MAX_REPEAT_PAGES = 3;
 // Below this share of candidates among its lines, a body-size style marks table rows or emphasis.
 const MIN_STYLE_SHARE = 0.1;
+/** Parenthesised lines under a heading read as its subtitle (4c). */
+const MAX_SUBTITLES = 2;
+/** A small-type page's title is among its first lines. */
+const PAGE_TITLE_LINES = 3;
+/** Units and audit notes under a statement's title say nothing about its content. */
+const UNITS = /^(?:(?:amounts |dollars |figures )?in (?:millions|thousands|billions)|unaudited|audited)\b/i;
 
 const bucket = (size: number) => Math.round(size * 2) / 2;
 const isCaps = (t: string) => {
@@ -95,15 +109,29 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     if (/\.$/.test(t) && !(num && num.rest === '') && rest.split(/\s+/).length > 3) return false;
     return !isPageNumberLine(t);
   };
+  // A page set in smaller type than the body (a table of figures, a statement) has its title in
+  // its own type: a line in capitals among the page's first lines, at least its page's size.
+  const pageSize = lines.map((page) => {
+    const chars = new Map<number, number>();
+    for (const l of page) chars.set(bucket(l.size), (chars.get(bucket(l.size)) ?? 0) + l.text.length);
+    return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
+  });
+  const smallPageTitle = (l: Line) => {
+    const size = pageSize[l.page - 1];
+    if (!size || size >= body * 0.9 || bucket(l.size) < size) return false;
+    const page = lines[l.page - 1].filter((o) => !isRunning(o));
+    return page.indexOf(l) >= 0 && page.indexOf(l) < PAGE_TITLE_LINES;
+  };
   const standsOut = (l: Line) => {
     const num = numbering(l.text);
     if (!hasLayout) return num !== null;
     const bold = l.bold && !bodyBold;
-    const caps = isCaps(l.text) && l.size >= body * 0.9;
+    const caps = isCaps(l.text) && (l.size >= body * 0.9 || smallPageTitle(l));
     return bigger(l) || bold || caps || (num !== null && (bold || caps || isItalic(l) || l.size > body));
   };
   const candidate = (l: Line) => !isRunning(l) && shapeOk(l) && standsOut(l);
   const sameStyle = (a: Line, b: Line) => bucket(a.size) === bucket(b.size) && a.bold === b.bold && a.font === b.font;
+  const sameSize = (a: Line, b: Line) => bucket(a.size) === bucket(b.size) && a.bold === b.bold;
   const styleKey = (l: Line) => `${bucket(l.size)}|${l.bold ? 'b' : ''}`;
   const styleAll = new Map<string, number>();
   const styleCand = new Map<string, number>();
@@ -113,6 +141,8 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     page.forEach((l, i) => {
       styleAll.set(styleKey(l), (styleAll.get(styleKey(l)) ?? 0) + 1);
       if (!candidate(l)) return;
+      const span = opts.skipSpans?.get(l.page);
+      if (span && l.k >= span[0] && l.k <= span[1]) return;
       // 3. guards at body size
       const prev = page[i - 1];
       const wraps = (p: Line) => sameStyle(p, l) && p.y - l.y > 0 && p.y - l.y <= 1.6 * l.size && Math.abs(p.x - l.x) <= 3 * l.size;
@@ -173,6 +203,33 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     seen.add(key);
     return h.num !== null || first || (pagesOf.get(key)?.size ?? 0) < MAX_REPEAT_PAGES;
   });
+  // 4c. Headings printed with the same title ("Condensed Consolidated Statements of Operations"
+  // twice: in millions, then as a percentage of revenues) are told apart by the parenthesised
+  // subtitle printed right below each in the heading's style, when it differs between them; a
+  // subtitle they all share ("(Unaudited)") tells nothing and is left out.
+  const byTitle = new Map<string, Head[]>();
+  for (const h of heads) {
+    const key = normText(h.title);
+    byTitle.set(key, [...(byTitle.get(key) ?? []), h]);
+  }
+  for (const same of byTitle.values()) {
+    if (same.length < 2) continue;
+    const subtitles = same.map((h) => {
+      const page = lines[h.last.page - 1];
+      const out: string[] = [];
+      for (let k = h.last.k + 1; k < Math.min(page.length, h.last.k + 1 + MAX_SUBTITLES); k++) {
+        const m = page[k].text.trim().match(/^\(([^()]+)\)$/);
+        if (!m || !sameSize(page[k], h.last)) break;
+        out.push(m[1].trim());
+      }
+      return out;
+    });
+    const shared = (t: string) => subtitles.every((list) => list.some((x) => normText(x) === normText(t)));
+    same.forEach((h, i) => {
+      const own = subtitles[i].filter((t) => !shared(t) && !UNITS.test(t));
+      if (own.length) h.title = `${h.title} – ${own.join(', ')}`;
+    });
+  }
   // A bare integer is a section number only within a run ("1 Scope", "2 Terms"): "13 Weeks
   // Ended" or "52 Weeks Ended" above table columns are not sections 13 and 52.
   const integers = new Set(heads.filter((h) => h.num?.kind === 'section' && /^\d+\.?\s/.test(h.title)).map((h) => parseInt(h.title, 10)));

@@ -13,8 +13,12 @@
 // 2. TOC pages. A page is a TOC page when at least 4 entries make up at least 30% of its lines
 //    (3 entries when the page says "contents"), their titles are words rather than figures, their
 //    numbers are not all equal and mostly do not decrease (a table of figures fails here), and no
-//    number is beyond the document by far. The TOC is the first run of consecutive TOC pages
-//    among the first MAX_TOC_START pages.
+//    number is beyond the document by far. A page whose entries are mostly captions ("Figure 3
+//    …", "Table 2 …") is a list of figures or tables, not contents. The TOC is the first run of
+//    consecutive TOC pages starting among the first MAX_TOC_START + 1 pages, or, on a page that
+//    says "Contents", the first 15% of a longer document (contents after a long cover and front
+//    matter). TOC-like pages elsewhere
+//    (an exhibit's own contents) are no headings either: tocLikeSpans finds them for the layout.
 // 3. Levels. Part/chapter entries are level 1; the others are nested under them. Among the rest,
 //    numbered entries ("1", "1.2", "1.2.3") take their numbering depth; otherwise indentation
 //    (distinct left edges, in steps of 4 pt or more) gives the level.
@@ -51,6 +55,8 @@ export interface TocResult {
 }
 
 const MAX_TOC_START = 20;
+/** In a long document, the table of contents may start this far in (share of its pages). */
+const TOC_START_SHARE = 0.15;
 const MAX_DRIFT = 4;
 const ENTRY = /^(.*?\p{L}.*?)(?:\s*(?:\.\s*){2,}|\s*[·…_]{2,}\s*|\s+)(\d{1,4}|[ivxlc]{1,6})$/u;
 
@@ -170,7 +176,60 @@ function pageEntries(page: Line[]): RawEntry[] {
 /** A printed page number beyond this is a year or an amount, not a page. */
 const maxPrinted = (pageCount: number) => pageCount + 20;
 
-function isTocPage(page: Line[], entries: RawEntry[], pageCount: number): boolean {
+/**
+ * How far into a document its table of contents may start: the first MAX_TOC_START + 1 pages, or
+ * the first TOC_START_SHARE of a longer document (a manual's contents after a long cover, legal
+ * notices and a preface), so the search stays proportional to the document.
+ */
+export function tocSearchPages(pageCount: number): number {
+  return Math.max(MAX_TOC_START + 1, Math.ceil(TOC_START_SHARE * pageCount));
+}
+
+const saysContents = (page: Line[]) => page.some((l) => /\bcontents\b/i.test(l.text) && l.text.trim().length < 60);
+
+/** The page's entries, without numbers beyond the document (years, amounts). */
+function tocEntriesOf(page: Line[], pageCount: number): RawEntry[] {
+  return pageEntries(page).filter((e) => e.num === null || !/^\d+$/.test(e.num) || Number(e.num) <= maxPrinted(pageCount));
+}
+
+/** The next page of a table of contents already begun: two numbered entries or more, 30% of its lines. */
+function continuesToc(page: Line[], entries: RawEntry[]): boolean {
+  const numbered = entries.filter((e) => e.num).length;
+  return numbered >= 2 && numbered >= 0.3 * page.length;
+}
+
+/**
+ * A list of figures or tables ("Figure 3 Revenue by segment …… 45"): most entries are captions.
+ * It reads like a table of contents but lists no sections.
+ */
+const CAPTION = /^(figure|fig\.|table|chart|exhibit|plate|map|graph|illustration)\s*[\dIVX]/i;
+function isListOfCaptions(entries: RawEntry[]): boolean {
+  const numbered = entries.filter((e) => e.num !== null);
+  return numbered.length > 0 && numbered.filter((e) => CAPTION.test(e.title)).length >= 0.5 * numbered.length;
+}
+
+/**
+ * Pages that read as a table of contents or a list of figures, wherever they are (an exhibit's
+ * own contents near the end of a filing, the index to a 10-K's financial statements), each with
+ * the span of its entry lines (first and last line index, `Line.k`): those lines are entries, not
+ * headings, so the layout builder skips them. The lines above the entries ("Item 8. Financial
+ * Statements…" over an index) stay candidates.
+ */
+export function tocLikeSpans(content: PdfContent): Map<number, [number, number]> {
+  const all = pageLines(content);
+  const isRunning = runningLines(all);
+  const out = new Map<number, [number, number]>();
+  all.forEach((page, i) => {
+    const lines = page.filter((l) => !isRunning(l));
+    const entries = tocEntriesOf(lines, content.pageCount);
+    if (!isTocPage(lines, entries)) return;
+    const ks = entries.map((e) => e.line.k);
+    out.set(i + 1, [Math.min(...ks), Math.max(...ks)]);
+  });
+  return out;
+}
+
+function isTocPage(page: Line[], entries: RawEntry[]): boolean {
   const numbered = entries.filter((e) => e.num !== null);
   const says = page.some((l) => /\b(contents|index)\b/i.test(l.text) && l.text.length < 60);
   if (numbered.length < (says ? 3 : 4) || numbered.length < 0.3 * page.length) return false;
@@ -190,9 +249,12 @@ export function findToc(content: PdfContent): { tocPages: number[]; entries: Toc
   const pageCount = content.pageCount;
   const tocPages: number[] = [];
   const raw: RawEntry[] = [];
-  for (let p = 1; p <= Math.min(pageCount, MAX_TOC_START + 1); p++) {
-    const entries = pageEntries(lines[p - 1]).filter((e) => e.num === null || !/^\d+$/.test(e.num) || Number(e.num) <= maxPrinted(pageCount));
-    const is = isTocPage(lines[p - 1], entries, pageCount) || (tocPages.length > 0 && tocPages[tocPages.length - 1] === p - 1 && entries.filter((e) => e.num).length >= 2 && entries.filter((e) => e.num).length >= 0.3 * lines[p - 1].length);
+  for (let p = 1; p <= Math.min(pageCount, tocSearchPages(pageCount)); p++) {
+    const entries = tocEntriesOf(lines[p - 1], pageCount);
+    // past the first pages, a run starts only on a page titled "Contents" (a table of figures
+    // whose numbers grow down the page reads like one too)
+    const starts = isTocPage(lines[p - 1], entries) && (p <= MAX_TOC_START + 1 || saysContents(lines[p - 1]));
+    const is = !isListOfCaptions(entries) && (starts || (tocPages.length > 0 && continuesToc(lines[p - 1], entries)));
     if (is) {
       tocPages.push(p);
       raw.push(...entries);

@@ -224,6 +224,26 @@ function retryAfter(headers: Headers | undefined): number | undefined {
   return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
 }
 
+/**
+ * Runs one request with a signal of its own that follows `parent`. The SDK adds an abort
+ * listener to the signal it is given and never removes it (`{ once: true }` only goes once
+ * fired): handed the run's long-lived signal, every call would leave a listener holding its
+ * request's AbortController — memory that grows with the run, and each `addEventListener`
+ * slower than the last, as it scans the listeners already there.
+ */
+export async function withRequestSignal<T>(parent: AbortSignal | undefined, fn: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  if (!parent) return fn(undefined);
+  parent.throwIfAborted();
+  const own = new AbortController();
+  const follow = () => own.abort(parent.reason);
+  parent.addEventListener('abort', follow, { once: true });
+  try {
+    return await fn(own.signal);
+  } finally {
+    parent.removeEventListener('abort', follow);
+  }
+}
+
 export interface RetryOptions {
   maxRetries: number;
   baseMs: number;

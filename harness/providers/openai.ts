@@ -20,6 +20,7 @@ import {
   createClient,
   ProviderError,
   resolveConnection,
+  withRequestSignal,
   withRetries,
   type OpenAIConnectionOptions,
   type ResolvedConnection,
@@ -121,9 +122,9 @@ export class OpenAIChatProvider implements ChatProvider {
     if (opts.tools?.length && this.toolsRefused) throw new ToolsUnsupportedError(`${what}: the server refused native tools earlier in this run`);
     const { value: res, retries } = await withRetries(
       async () => {
-        const r = await this.client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, {
-          signal: opts.signal,
-        });
+        const r = await withRequestSignal(opts.signal, (signal) =>
+          this.client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { signal }),
+        );
         // No choice at all (or a body that is not a completion) is the server failing, not the
         // model answering: retried like a 5xx. An empty *content* is an answer and is kept.
         if (!Array.isArray(r?.choices) || r.choices.length === 0) throw new IncompleteResponseError('the response has no choices');

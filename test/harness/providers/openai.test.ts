@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -168,6 +169,15 @@ describe('OpenAIChatProvider retries', () => {
     const reason = new Error('time budget spent');
     setTimeout(() => ac.abort(reason), 50);
     await expect(provider().chat(messages, { signal: ac.signal })).rejects.toBe(reason);
+  });
+
+  it('leaves no listener on the caller’s signal once a call is done (a run shares one signal)', async () => {
+    const ac = new AbortController();
+    const p = provider();
+    for (let i = 0; i < 5; i++) await p.chat(messages, { signal: ac.signal });
+    server.chatReplies.push(apiError(400, 'bad request'));
+    await expect(p.chat(messages, { signal: ac.signal })).rejects.toThrow();
+    expect(getEventListeners(ac.signal, 'abort')).toHaveLength(0);
   });
 });
 

@@ -14,6 +14,7 @@
 // Every cache file is written to a temporary name and renamed, so a killed run never leaves a
 // torn entry; an unreadable entry is a miss (and is overwritten). Document ids, titles and
 // descriptions are not part of the cached tree: they come from the caller on every load.
+// Markdown documents use the same folder and primitives (datasets/markdownIngest.ts: markdown/).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -78,9 +79,11 @@ interface CachedTree {
   warnings: string[];
 }
 
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+/** Hex SHA-256 (cache keys: file contents, option sets). */
+export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
-function readGz<T>(file: string): T | null {
+/** A cache entry, or null when it is absent or unreadable (a miss). */
+export function readGz<T>(file: string): T | null {
   try {
     return JSON.parse(zlib.gunzipSync(fs.readFileSync(file)).toString('utf8')) as T;
   } catch {
@@ -88,7 +91,8 @@ function readGz<T>(file: string): T | null {
   }
 }
 
-function writeGz(file: string, value: unknown): void {
+/** Writes a cache entry atomically (temporary file, then rename). */
+export function writeGz(file: string, value: unknown): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   fs.writeFileSync(tmp, zlib.gzipSync(JSON.stringify(value), { level: 6 }));

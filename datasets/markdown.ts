@@ -48,6 +48,14 @@ interface Section extends MarkdownHeading {
 
 export const INTRO_NODE_ID = '0000';
 
+/**
+ * Version of what parseMarkdown returns, part of the Markdown ingestion cache key
+ * (datasets/markdownIngest.ts). BUMP IT whenever this file's output changes (tree shape, ids,
+ * titles, texts, warnings) or mdast-util-from-markdown is upgraded, or second runs will serve
+ * trees parsed by the old code.
+ */
+export const MARKDOWN_PARSER_VERSION = 'md1';
+
 /** Splits a Markdown text into lines (any line ending), without a byte order mark. */
 export function splitLines(text: string): string[] {
   const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;

@@ -19,8 +19,7 @@ import { loadEmanualS10 } from './emanual.ts';
 import { DataError } from './errors.ts';
 import { byCodeUnit, drainTextWarnings, exists, isDirectory, listFiles, posixRelative, stem } from './files.ts';
 import { loadQuestionSet, NATIVE_MAPPING, pendingTitlePaths, questionSetNotes, type LoadQuestionsOptions, type QuestionMappingInput } from './mapping.ts';
-import { loadMarkdownFile } from './markdown.ts';
-import { mapWithProgress, readPdfsWithProgress } from './loadProgress.ts';
+import { readPdfsWithProgress } from './loadProgress.ts';
 import { loadPassagesFile, passageMappingSchema } from './passages.ts';
 import { resolveTitlePaths } from './titlePath.ts';
 import { loadNativeCorpus } from './native.ts';
@@ -28,6 +27,7 @@ import { loadPageIndexFile, pageIndexDocIdFromFile } from './pageindex.ts';
 import { loadFinanceBench } from './financebench.ts';
 import { pageTextWarnings } from './pdf.ts';
 import { ingestPdfs, type IngestOptions, type IngestStats } from './ingest.ts';
+import { ingestMarkdown } from './markdownIngest.ts';
 import { addExtractiveSummaries } from './summaries.ts';
 import { TREE_BUILDER_VERSION } from './treeBuild/index.ts';
 import { walkNodes } from './tree-utils.ts';
@@ -434,7 +434,11 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
       const warnings: string[] = [];
       const all = corpusFiles(corpusTargets(cfg, baseDir), ['.md', '.markdown'], 'markdown', cfg);
       const entries = onlyEntries(all, ({ file, root }) => markdownDocId(file, root), opts?.only);
-      const docs = mapWithProgress(entries, 'markdown: parsing', 'files', ({ file, root }) => loadMarkdownFile(file, markdownDocId(file, root), { intro: cfg.intro, warnings }));
+      // Through the ingestion cache (corpus.cache, corpus.cacheDir), as PDFs: a second run parses nothing.
+      const { docs } = ingestMarkdown(
+        entries.map(({ file, root }) => ({ file, docId: markdownDocId(file, root) })),
+        { ...(cfg.intro ? { intro: cfg.intro } : {}), cacheDir: opts?.ingest?.cacheDir ?? null, ...(opts?.ingest?.quiet ? { quiet: true } : {}), warnings },
+      );
       return { docs, files: entries.map((e) => e.file), warnings };
     },
   },

@@ -1,7 +1,7 @@
 // The second run of a config: with the embedding cache, embedding should cost ~0 (ideal: 0 ms,
 // 0 embed calls). Each config runs twice with a fresh cache folder (first run fills it), the
 // offline reasoner and a few questions; printed per run: data loading (document extraction —
-// PDFs have their own ingestion cache, issue 7), chunking, embedding + indexing, embed calls and
+// PDFs and Markdown go through the ingestion cache, issue 7), chunking, embedding + indexing, embed calls and
 // chunks served from the cache.
 //
 //   npm run bench:second-run                      aws-docs and financebench (quickstart if absent)

@@ -20,7 +20,7 @@
 //     ignoreOutline: false         # PDFs: build as if there were no bookmarks
 //     summaries: auto | none | extractive | model  # node summaries where a tree has none
 //     summaryTokens: 60            # bound on a generated summary
-//     cache: true                  # PDFs: the on-disk ingestion cache (.treebench/ingest)
+//     cache: true                  # PDFs and Markdown: the on-disk ingestion cache (.treebench/ingest)
 //   A corpus section without `format` only sets these build options for a dataset that brings
 //   its own documents (financebench).
 //     include: [glob], exclude: [glob]  # folders: which files count, by path relative to the folder

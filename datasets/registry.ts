@@ -121,7 +121,7 @@ export interface BenchmarkData {
 export interface LoadDataOptions {
   /** The questions that will run (--limit, --shard); the corpus need only serve these. */
   select?: (questions: Question[]) => Question[];
-  /** Override `corpus.cache` (the PDF ingestion cache). */
+  /** Override `corpus.cache` (the ingestion cache: PDFs and Markdown). */
   ingestCache?: boolean;
   /** No progress lines on stderr (also: TREEBENCH_QUIET=1). */
   quiet?: boolean;

@@ -24,16 +24,3 @@ export async function readPdfsWithProgress(files: string[], label = 'extracting 
     throw err;
   }
 }
-
-/** Calls `each` for every item, with a progress line when there are many. */
-export function mapWithProgress<T, R>(items: T[], label: string, unit: string, each: (item: T) => R): R[] {
-  if (items.length < TEXT_FILES_FOR_PROGRESS) return items.map(each);
-  const p = startProgress({ label, total: items.length, unit });
-  const out = items.map((x) => {
-    const r = each(x);
-    p.tick();
-    return r;
-  });
-  p.done();
-  return out;
-}

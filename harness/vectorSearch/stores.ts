@@ -13,6 +13,7 @@
 // sums in four interleaved partial sums for speed: the same products in double precision, added
 // in another order, so a score may differ from the old one in its last bits (about 1e-16).
 import { TopK } from './topK.ts';
+import { BLOCK_ROWS, WasmMatrix } from './denseKernel.ts';
 
 /** Half-open chunk-id ranges [start, end), sorted and disjoint; null = every chunk. */
 export type Ranges = Int32Array | null;
@@ -49,17 +50,26 @@ export function inRanges(ranges: Int32Array, id: number): boolean {
 export class DenseStore implements VectorStore {
   readonly kind = 'dense';
   private data: Float32Array;
+  /** The vectors in WebAssembly memory, scanned by the SIMD kernel; null = a plain array, scanned in JS. */
+  private wasm: WasmMatrix | null;
   size = 0;
 
   constructor(
     readonly dim: number,
     capacity: number,
+    opts: { simd?: boolean } = {},
   ) {
-    this.data = new Float32Array(Math.max(1, capacity) * dim);
+    this.wasm = opts.simd === false ? null : WasmMatrix.create(dim, Math.max(1, capacity));
+    this.data = this.wasm ? this.wasm.data : new Float32Array(Math.max(1, capacity) * dim);
+  }
+
+  /** Which scan answers queries: the WebAssembly SIMD kernel or the JavaScript loop (same scores). */
+  get scanner(): 'simd' | 'js' {
+    return this.wasm ? 'simd' : 'js';
   }
 
   get bytes(): number {
-    return this.data.byteLength;
+    return this.wasm ? this.wasm.bytes : this.data.byteLength;
   }
 
   /** The contiguous vectors (n × dim), for building an approximate index over them. */
@@ -70,16 +80,23 @@ export class DenseStore implements VectorStore {
   add(v: Float32Array): void {
     if (v.length !== this.dim) throw new Error(`vector dimensions differ: ${v.length} vs ${this.dim}`);
     if ((this.size + 1) * this.dim > this.data.length) {
-      const grown = new Float32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
+      const rows = 2 * Math.max(1, this.data.length / this.dim);
+      if (this.wasm?.grow(rows)) this.data = this.wasm.data;
+      else {
+        // A plain array (also when WebAssembly memory cannot grow that far: the JS scan takes over).
+        const grown = new Float32Array(rows * this.dim);
+        grown.set(this.data);
+        this.data = grown;
+        this.wasm = null;
+      }
     }
     this.data.set(v, this.size * this.dim);
     this.size++;
   }
 
   finish(): void {
-    if (this.data.length > this.size * this.dim) this.data = this.data.slice(0, Math.max(1, this.size) * this.dim);
+    // WebAssembly memory cannot shrink (and the index allocates the exact number of rows up front).
+    if (!this.wasm && this.data.length > this.size * this.dim) this.data = this.data.slice(0, Math.max(1, this.size) * this.dim);
   }
 
   /** The query widened to float64 (same values): the hot loop then converts only the chunk side. */
@@ -99,8 +116,28 @@ export class DenseStore implements VectorStore {
     if (this.size === 0) return; // an empty index (its dimension may not even be known)
     if (query.length !== this.dim) throw new Error(`vector dimensions differ: ${query.length} vs ${this.dim}`);
     const q = this.widen(query);
-    if (!ranges) return this.scan(q, top, 0, this.size);
-    for (let r = 0; r < ranges.length; r += 2) this.scan(q, top, ranges[r], Math.min(ranges[r + 1], this.size));
+    const scan = this.wasm ? this.scanSimd : this.scan;
+    if (!ranges) return scan.call(this, q, top, 0, this.size);
+    for (let r = 0; r < ranges.length; r += 2) scan.call(this, q, top, ranges[r], Math.min(ranges[r + 1], this.size));
+  }
+
+  /** The scan with the SIMD kernel: scores of BLOCK_ROWS rows at a time, then the same top-k feed. */
+  private scanSimd(query: Float64Array, top: TopK, from: number, to: number): void {
+    const m = this.wasm!;
+    m.query.set(query);
+    const scores = m.scores;
+    let threshold = top.threshold;
+    for (let i = from; i < to; i += BLOCK_ROWS) {
+      const rows = Math.min(BLOCK_ROWS, to - i);
+      m.score(i, rows);
+      for (let r = 0; r < rows; r++) {
+        const dot = scores[r];
+        if (dot > 0 && dot >= threshold) {
+          top.push(dot, i + r);
+          threshold = top.threshold;
+        }
+      }
+    }
   }
 
   private scan(query: Float64Array, top: TopK, from: number, to: number): void {

@@ -4,7 +4,6 @@
 // instead of piling up. Term weight = (1 + ln tf) · idf; vectors are L2-normalised.
 import type { EmbedResult, Embedder } from '../types.ts';
 import { isAscii, isStopword, stem, tokenize, tokenWord, words } from '../text/tokenize.ts';
-import { l2normalize } from './vector.ts';
 
 /** FNV-1a over the UTF-16 code units of `s`, as an unsigned 32-bit integer. */
 export function fnv1a(s: string): number {
@@ -59,8 +58,8 @@ const WORD_CACHE_LIMIT = 500_000;
 //    go through words() (Unicode folding) and a Map of words.
 //  - Terms have integer ids. A unigram feature is its term id; a bigram feature is its slot in an
 //    open-addressing table keyed by the two term ids (typed arrays: no Map entry limit, no objects).
-//  - Per feature, kept in typed arrays: its signed bucket hash (FNV-1a of the feature string
-//    `w:<term>` / `b:<term> <term>`, computed once from per-term FNV states), its document
+//  - Per feature, kept in typed arrays: its bucket and sign (from the hash — FNV-1a of the feature
+//    string `w:<term>` / `b:<term> <term>`, computed once from per-term FNV states), its document
 //    frequency from the last fit, and a stamp + count for counting within one text. A bigram's
 //    key and all of these share one 32-byte slot, so a lookup costs one cache miss on corpora
 //    whose bigram table outgrows the CPU caches (the build rate of a large index is bound by it).
@@ -81,7 +80,7 @@ export class HashEmbedder implements Embedder {
   readonly dim: number;
   private readonly bigramWeight: number;
 
-  // Terms (stemmed content words). Per term, interleaved: [signed bucket hash of 'w:' + term,
+  // Terms (stemmed content words). Per term, interleaved: [bucket code of 'w:' + term,
   // stamp, count within the text, df].
   private readonly termIds = new Map<string, number>();
   private readonly termText: string[] = [];
@@ -89,7 +88,8 @@ export class HashEmbedder implements Embedder {
   private bigramPrefix = new Int32Array(0); // FNV state after 'b:' + term + ' '
 
   // Bigram features: open addressing over (first term, second term), BIGRAM_INTS ints per slot:
-  // [first term + 1 (0 = empty), second term, df, signed bucket hash, stamp, count within the text].
+  // [first term + 1 (0 = empty), second term, df, bucket code, stamp, count within the text].
+  // A bucket code is 2 × (hash % dim) + the hash's top bit (1 = subtract).
   private bTab = new Int32Array(BIGRAM_INTS * 1024);
   private bMask = 1023;
   private bSize = 0;
@@ -141,7 +141,7 @@ export class HashEmbedder implements Embedder {
         this.bigramPrefix = grow(this.bigramPrefix, need);
         this.uni = grow(this.uni, 4 * this.bigramPrefix.length);
       }
-      this.uni[4 * id] = fmix32(fnv1a(`w:${term}`));
+      this.uni[4 * id] = this.bucketCode(fmix32(fnv1a(`w:${term}`)));
       this.bigramPrefix[id] = fnvOver(fnvOver(0x811c9dc5, 'b:'), term + ' ');
     }
     return id;
@@ -150,6 +150,11 @@ export class HashEmbedder implements Embedder {
   /** Term id of a folded word (stopword → -1, else its stem). */
   private termOfWord(word: string): number {
     return isStopword(word) ? -1 : this.termId(stem(word));
+  }
+
+  /** 2 × (h % dim) + sign bit of an unsigned 32-bit feature hash (computed once per feature). */
+  private bucketCode(h: number): number {
+    return 2 * (h % this.dim) + (h >>> 31);
   }
 
   /** Slot of the bigram (a, b), added when new (its df 0). The caller has made room (ensureBigramRoom). */
@@ -168,7 +173,7 @@ export class HashEmbedder implements Embedder {
     tab[o] = a + 1;
     tab[o + 1] = b;
     tab[o + 2] = 0;
-    tab[o + 3] = fmix32(fnvOver(this.bigramPrefix[a], this.termText[b]) >>> 0);
+    tab[o + 3] = this.bucketCode(fmix32(fnvOver(this.bigramPrefix[a], this.termText[b]) >>> 0));
     tab[o + 4] = 0;
     tab[o + 5] = 0;
     this.bSize++;
@@ -400,38 +405,61 @@ export class HashEmbedder implements Embedder {
 
   /** One unit vector (all zeros for a text without content terms). */
   embedOne(text: string): Float32Array {
-    const v = new Float32Array(this.dim);
+    return this.embedInto(text, new Float32Array(this.dim));
+  }
+
+  /**
+   * embedOne written into `v` (dim long, all zeros on entry): a caller that consumes each vector
+   * at once (the value index) reuses one buffer instead of allocating 4 KB per chunk.
+   */
+  embedInto(text: string, v: Float32Array): Float32Array {
     const m = this.countFeatures(text, false);
-    const { order, dim, bigramWeight, uni, bTab } = this;
+    const { order, bigramWeight, uni, bTab } = this;
     for (let k = 0; k < m; k++) {
       const code = order[k];
       let count: number;
       let df: number;
-      let h: number;
+      let bucket: number;
       let scale: number;
       if (code & 1) {
         const r = (code >> 1) * BIGRAM_INTS;
         df = bTab[r + 2];
-        h = bTab[r + 3] >>> 0;
+        bucket = bTab[r + 3];
         count = bTab[r + 5];
         scale = bigramWeight;
       } else {
         const u = 2 * code; // 4 × term id
-        h = uni[u] >>> 0;
+        bucket = uni[u];
         count = uni[u + 2];
         df = uni[u + 3];
         scale = 1;
       }
       const w = (count < LOG_TF.length ? LOG_TF[count] : 1 + Math.log(count)) * this.idfOfDf(df) * scale;
       if (w === 0) continue;
-      v[h % dim] += h & 0x80000000 ? -w : w;
+      v[bucket >> 1] += bucket & 1 ? -w : w;
     }
-    return l2normalize(v);
+    return normalizeSparse(v);
   }
 
   async embed(texts: string[]): Promise<EmbedResult> {
     return { vectors: texts.map((t) => this.embedOne(t)) };
   }
+}
+
+/**
+ * l2normalize (vector.ts) for a mostly-zero vector, bit for bit: the squared norm is summed in the
+ * same ascending order (a zero adds +0, which changes nothing) and only non-zero entries are
+ * divided (0 / n is 0; entries are never -0 — a float32 sum that cancels is +0).
+ */
+function normalizeSparse(v: Float32Array): Float32Array {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (x !== 0) s += x * x;
+  }
+  const n = Math.sqrt(s);
+  if (n > 0) for (let i = 0; i < v.length; i++) if (v[i] !== 0) v[i] /= n;
+  return v;
 }
 
 /** Ints per bigram slot (six used; eight keep slots 32-byte aligned, within one cache line). */

@@ -191,17 +191,14 @@ function dot4(data: Float32Array, o: number, query: Float64Array, dim: number): 
   return a + b + (c + d);
 }
 
-/** Growable posting list of one dimension. */
-interface Postings {
-  ids: Int32Array;
-  vals: Float32Array;
-  len: number;
-}
-
 export class SparseStore implements VectorStore {
   readonly kind = 'sparse';
   size = 0;
-  private readonly postings: Postings[];
+  // One posting list per dimension (chunk ids ascending, their weights), as parallel arrays of
+  // typed arrays: adding a vector touches only the lists of its non-zero dimensions.
+  private readonly ids: Int32Array[];
+  private readonly vals: Float32Array[];
+  private readonly lens: Int32Array;
   // Per-query scratch, reused: accumulators, an epoch mark per chunk, the list of touched chunks.
   private acc = new Float64Array(0);
   private mark = new Uint32Array(0);
@@ -209,49 +206,55 @@ export class SparseStore implements VectorStore {
   private epoch = 0;
 
   constructor(readonly dim: number) {
-    this.postings = Array.from({ length: dim }, () => ({ ids: new Int32Array(0), vals: new Float32Array(0), len: 0 }));
+    this.ids = Array.from({ length: dim }, () => new Int32Array(0));
+    this.vals = Array.from({ length: dim }, () => new Float32Array(0));
+    this.lens = new Int32Array(dim);
   }
 
   get bytes(): number {
-    let n = 0;
-    for (const p of this.postings) n += p.ids.byteLength + p.vals.byteLength;
+    let n = this.lens.byteLength;
+    for (let j = 0; j < this.dim; j++) n += this.ids[j].byteLength + this.vals[j].byteLength;
     return n + this.acc.byteLength + this.mark.byteLength + this.touched.byteLength;
   }
 
   /** Non-zero weights stored. */
   get nonZeros(): number {
     let n = 0;
-    for (const p of this.postings) n += p.len;
+    for (let j = 0; j < this.dim; j++) n += this.lens[j];
     return n;
   }
 
   add(v: Float32Array): void {
     if (v.length !== this.dim) throw new Error(`vector dimensions differ: ${v.length} vs ${this.dim}`);
     const id = this.size++;
+    const { ids, vals, lens } = this;
     for (let j = 0; j < v.length; j++) {
       const x = v[j];
       if (x === 0) continue;
-      const p = this.postings[j];
-      if (p.len === p.ids.length) {
-        const cap = Math.max(16, p.len * 2);
-        const ids = new Int32Array(cap);
-        ids.set(p.ids);
-        const vals = new Float32Array(cap);
-        vals.set(p.vals);
-        p.ids = ids;
-        p.vals = vals;
-      }
-      p.ids[p.len] = id;
-      p.vals[p.len] = x;
-      p.len++;
+      const len = lens[j];
+      if (len === ids[j].length) this.growList(j);
+      ids[j][len] = id;
+      vals[j][len] = x;
+      lens[j] = len + 1;
     }
   }
 
+  private growList(j: number): void {
+    const cap = Math.max(16, this.lens[j] * 2);
+    const ids = new Int32Array(cap);
+    ids.set(this.ids[j]);
+    const vals = new Float32Array(cap);
+    vals.set(this.vals[j]);
+    this.ids[j] = ids;
+    this.vals[j] = vals;
+  }
+
   finish(): void {
-    for (const p of this.postings) {
-      if (p.ids.length > p.len) {
-        p.ids = p.ids.slice(0, p.len);
-        p.vals = p.vals.slice(0, p.len);
+    for (let j = 0; j < this.dim; j++) {
+      const len = this.lens[j];
+      if (this.ids[j].length > len) {
+        this.ids[j] = this.ids[j].slice(0, len);
+        this.vals[j] = this.vals[j].slice(0, len);
       }
     }
   }
@@ -261,9 +264,10 @@ export class SparseStore implements VectorStore {
     for (let j = 0; j < this.dim; j++) {
       const q = query[j];
       if (q === 0) continue;
-      const p = this.postings[j];
-      const k = lowerBound(p.ids, p.len, id);
-      if (k < p.len && p.ids[k] === id) dot += p.vals[k] * q;
+      const ids = this.ids[j];
+      const len = this.lens[j];
+      const k = lowerBound(ids, len, id);
+      if (k < len && ids[k] === id) dot += this.vals[j][k] * q;
     }
     return dot;
   }
@@ -288,7 +292,9 @@ export class SparseStore implements VectorStore {
     for (let j = 0; j < this.dim; j++) {
       const q = query[j];
       if (q === 0) continue;
-      const { ids, vals, len } = this.postings[j];
+      const ids = this.ids[j];
+      const vals = this.vals[j];
+      const len = this.lens[j];
       for (let k = 0; k < len; k++) {
         const i = ids[k];
         if (mark[i] !== epoch) {

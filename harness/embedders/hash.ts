@@ -3,7 +3,7 @@
 // FNV-1a (+ a murmur finaliser) into `dim` buckets with a sign bit so collisions cancel on average
 // instead of piling up. Term weight = (1 + ln tf) · idf; vectors are L2-normalised.
 import type { EmbedResult, Embedder } from '../types.ts';
-import { isAscii, isStopword, stem, tokenize, tokenWord, words } from '../text/tokenize.ts';
+import { fold, isAscii, isStopword, stem, tokenize, tokenWord, words } from '../text/tokenize.ts';
 
 /** FNV-1a over the UTF-16 code units of `s`, as an unsigned 32-bit integer. */
 export function fnv1a(s: string): number {
@@ -55,7 +55,8 @@ const WORD_CACHE_LIMIT = 500_000;
 //  - ASCII texts are scanned char by char, matching TOKEN_RE of text/tokenize.ts exactly; each
 //    token's lowercased span is hashed while scanning and looked up in an open-addressing table of
 //    surface words → term id (stopwords → -1), so a known word costs no string at all. Other texts
-//    go through words() (Unicode folding) and a Map of words.
+//    are folded first (as words() does) and scanned the same way when no letter outside a–z is
+//    left (accents, curly quotes, dashes); the rest go through words() and a Map of words.
 //  - Terms have integer ids. A unigram feature is its term id; a bigram feature is its slot in an
 //    open-addressing table keyed by the two term ids (typed arrays: no Map entry limit, no objects).
 //  - Per feature, kept in typed arrays: its bucket and sign (from the hash — FNV-1a of the feature
@@ -215,6 +216,7 @@ export class HashEmbedder implements Embedder {
           for (; k < len; k++) {
             let c = text.charCodeAt(start + k);
             if (c >= 65 && c <= 90) c += 32;
+            else if (c === RIGHT_QUOTE) c = 39;
             if (c !== chars[at + k]) break;
           }
           if (k === len) return this.wTerm[e - 1];
@@ -238,7 +240,11 @@ export class HashEmbedder implements Embedder {
       chars.set(this.wChars);
       this.wChars = chars;
     }
-    for (let k = 0; k < len; k++) this.wChars[at + k] = surface.charCodeAt(k);
+    // ’ is kept as ' (tokenWord treats both alike), so the pool holds bytes.
+    for (let k = 0; k < len; k++) {
+      const c = surface.charCodeAt(k);
+      this.wChars[at + k] = c === RIGHT_QUOTE ? 39 : c;
+    }
     this.wTerm = grow(this.wTerm, i + 1);
     this.wTerm[i] = term;
     slots[2 * s] = h;
@@ -261,21 +267,32 @@ export class HashEmbedder implements Embedder {
 
   /** The content terms of `text` into this.terms; returns how many. */
   private scanTerms(text: string): number {
-    if (!isAscii(text)) {
-      let n = 0;
-      for (const word of words(text)) {
-        let id = this.wordIds.get(word);
-        if (id === undefined) {
-          id = this.termOfWord(word);
-          if (this.wordIds.size >= WORD_CACHE_LIMIT) this.wordIds.clear();
-          this.wordIds.set(word, id);
-        }
-        if (id < 0) continue;
-        if (n === this.terms.length) this.terms = grow(this.terms, n + 1);
-        this.terms[n++] = id;
+    if (isAscii(text)) return this.scanAscii(text);
+    // Folded (NFKD, marks stripped, lowercased) as words() does; when no letter but a–z is left,
+    // TOKEN_RE reads it as it reads ASCII text, with ’ as an apostrophe and every other non-ASCII
+    // character a separator: the character scanner again.
+    const folded = fold(text);
+    if (!OTHER_LETTER.test(folded)) return this.scanAscii(folded);
+    let n = 0;
+    for (const word of words(text)) {
+      let id = this.wordIds.get(word);
+      if (id === undefined) {
+        id = this.termOfWord(word);
+        if (this.wordIds.size >= WORD_CACHE_LIMIT) this.wordIds.clear();
+        this.wordIds.set(word, id);
       }
-      return n;
+      if (id < 0) continue;
+      if (n === this.terms.length) this.terms = grow(this.terms, n + 1);
+      this.terms[n++] = id;
     }
+    return n;
+  }
+
+  /**
+   * The content terms of a text whose only letters are ASCII ones (an ASCII text, or a folded
+   * text checked by scanTerms) into this.terms; returns how many.
+   */
+  private scanAscii(text: string): number {
     // TOKEN_RE on lowercased ASCII: a number is \d+ (,\d{3} not followed by a digit)* (\.\d+)?;
     // a word is [a-z]+ ('[a-z]+)*. Anything else separates tokens.
     const len = text.length;
@@ -304,7 +321,8 @@ export class HashEmbedder implements Embedder {
         i++;
         for (;;) {
           while (i < len && isLetter(text.charCodeAt(i))) i++;
-          if (i + 1 < len && text.charCodeAt(i) === 39 && isLetter(text.charCodeAt(i + 1))) i += 2;
+          const q = i + 1 < len ? text.charCodeAt(i) : 0;
+          if ((q === 39 || q === RIGHT_QUOTE) && isLetter(text.charCodeAt(i + 1))) i += 2;
           else break;
         }
       } else {
@@ -315,6 +333,7 @@ export class HashEmbedder implements Embedder {
       for (let k = start; k < i; k++) {
         let x = text.charCodeAt(k);
         if (x >= 65 && x <= 90) x += 32;
+        else if (x === RIGHT_QUOTE) x = 39;
         h = Math.imul(h ^ x, 0x01000193);
       }
       h ^= h >>> 15;
@@ -461,6 +480,12 @@ function normalizeSparse(v: Float32Array): Float32Array {
   if (n > 0) for (let i = 0; i < v.length; i++) if (v[i] !== 0) v[i] /= n;
   return v;
 }
+
+/** ’ (U+2019), an apostrophe to TOKEN_RE. */
+const RIGHT_QUOTE = 0x2019;
+
+/** A letter other than a–z (in folded, lowercased text). */
+const OTHER_LETTER = /(?=\p{L})[^a-z]/u;
 
 /** Ints per bigram slot (six used; eight keep slots 32-byte aligned, within one cache line). */
 const BIGRAM_INTS = 8;

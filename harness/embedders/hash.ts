@@ -267,7 +267,7 @@ export class HashEmbedder implements Embedder {
 
   /** The content terms of `text` into this.terms; returns how many. */
   private scanTerms(text: string): number {
-    if (isAscii(text)) return this.scanAscii(text);
+    if (isAscii(text) || allInert(text)) return this.scanAscii(text);
     // Folded (NFKD, marks stripped, lowercased) as words() does; when no letter but a–z is left,
     // TOKEN_RE reads it as it reads ASCII text, with ’ as an apostrophe and every other non-ASCII
     // character a separator: the character scanner again.
@@ -483,6 +483,30 @@ function normalizeSparse(v: Float32Array): Float32Array {
 
 /** ’ (U+2019), an apostrophe to TOKEN_RE. */
 const RIGHT_QUOTE = 0x2019;
+
+/**
+ * Per BMP code unit ≥ 128: 1 = inert (folding leaves it alone — NFKD keeps it and it is neither a
+ * letter nor a mark — so it is just a separator to TOKEN_RE, or the apostrophe ’), 2 = not inert,
+ * 0 = not yet known. Dashes, curly quotes, bullets and box drawing are inert: text whose only
+ * non-ASCII characters are such needs no folding pass at all.
+ */
+const INERT = new Uint8Array(0x10000);
+const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
+
+function allInert(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) continue;
+    let k = INERT[c];
+    if (k === 0) {
+      const ch = String.fromCharCode(c);
+      const inert = !(c >= 0xd800 && c <= 0xdfff) && ch.normalize('NFKD') === ch && ch.toLowerCase() === ch && !LETTER_OR_MARK.test(ch);
+      INERT[c] = k = inert ? 1 : 2;
+    }
+    if (k === 2) return false;
+  }
+  return true;
+}
 
 /** A letter other than a–z (in folded, lowercased text). */
 const OTHER_LETTER = /(?=\p{L})[^a-z]/u;

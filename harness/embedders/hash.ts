@@ -193,7 +193,8 @@ export class HashEmbedder implements Embedder {
       if (old[o] === 0) continue;
       let s = bigramSlotHash(old[o] - 1, old[o + 1]) & mask;
       while (tab[s * BIGRAM_INTS] !== 0) s = (s + 1) & mask;
-      tab.set(old.subarray(o, o + BIGRAM_INTS), s * BIGRAM_INTS);
+      const t = s * BIGRAM_INTS;
+      for (let k = 0; k < BIGRAM_INTS; k++) tab[t + k] = old[o + k];
     }
     this.bTab = tab;
     this.bMask = mask;

@@ -1,7 +1,8 @@
 // Where the chunk vectors of a value index live, and the exact search over them.
 //
 // Two layouts, chosen from the vectors themselves (not from the embedder's name):
-//  - DenseStore: one contiguous Float32Array of n × dim (no per-vector objects for the GC to walk).
+//  - DenseStore: one contiguous Float32Array of n × dim (no per-vector objects for the GC to walk),
+//    in WebAssembly memory where it fits, so the SIMD kernel of denseKernel.ts can scan it.
 //  - SparseStore: an inverted index, one posting list (chunk ids + weights) per dimension. Feature-
 //    hashed vectors (the hash embedder) are mostly zeros and a query has only a few non-zero
 //    dimensions, so a query touches a small share of the postings instead of n × dim floats.
@@ -11,7 +12,8 @@
 // is zero add ±0 and change nothing, so skipping them gives bit-identical scores and identical
 // rankings (the shipped configs all use the hash embedder, hence this layout). The dense scan
 // sums in four interleaved partial sums for speed: the same products in double precision, added
-// in another order, so a score may differ from the old one in its last bits (about 1e-16).
+// in another order, so a score may differ from the old one in its last bits (about 1e-16); the
+// SIMD kernel and the JavaScript dot4 form those same sums bit for bit.
 import { TopK } from './topK.ts';
 import { BLOCK_ROWS, WasmMatrix } from './denseKernel.ts';
 

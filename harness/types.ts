@@ -158,6 +158,12 @@ export interface Embedder {
   embed(texts: string[]): Promise<EmbedResult>;
   /** Optional corpus statistics (e.g. IDF for the hash embedder); called once before indexing. */
   fit?(texts: string[]): void;
+  /**
+   * Optional local, synchronous embed of one text into `out` (dim long, all zeros on entry; the
+   * same vector embed would give). The value index then reuses one buffer for every chunk instead
+   * of a new array each (at a million chunks, gigabytes of short-lived arrays and their GC).
+   */
+  embedInto?(text: string, out: Float32Array): Float32Array;
 }
 
 /** One metered model call, as stored in a record. */

@@ -119,6 +119,10 @@ export class ValueIndex {
     }
 
     let store: VectorStore | null = null;
+    // A local embedder that can write into a buffer embeds each chunk as it is added: one buffer
+    // for the whole corpus (the store and the cache copy what they keep).
+    const into = embedder.embedInto?.bind(embedder);
+    const scratch = into ? new Float32Array(embedder.dim) : null;
     let embedCalls = 0;
     let inputTokens = 0;
     let cachedChunks = 0;
@@ -133,7 +137,8 @@ export class ValueIndex {
           batch.push(v);
         }
         cachedChunks += end - i - missing.length;
-        if (missing.length) {
+        if (missing.length && into) embedCalls++;
+        else if (missing.length) {
           const res = await embedder.embed(missing.map((k) => texts[k]));
           embedCalls++;
           inputTokens += res.usage?.inputTokens ?? 0;
@@ -142,9 +147,15 @@ export class ValueIndex {
             cache?.put(hashes[k], res.vectors[m]);
           });
         }
-        for (const v of batch) {
-          store ??= chooseStore(v!, chunks.length);
-          store.add(v!);
+        for (let k = i; k < end; k++) {
+          let v = batch[k - i];
+          if (!v) {
+            scratch!.fill(0);
+            v = into!(texts[k], scratch!);
+            cache?.put(hashes[k], v);
+          }
+          store ??= chooseStore(v, chunks.length);
+          store.add(v);
         }
         opts.onProgress?.(end, chunks.length);
       }

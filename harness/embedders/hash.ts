@@ -3,8 +3,7 @@
 // FNV-1a (+ a murmur finaliser) into `dim` buckets with a sign bit so collisions cancel on average
 // instead of piling up. Term weight = (1 + ln tf) · idf; vectors are L2-normalised.
 import type { EmbedResult, Embedder } from '../types.ts';
-import { isAscii, isStopword, stem, tokenize, tokenWord, words } from '../text/tokenize.ts';
-import { l2normalize } from './vector.ts';
+import { fold, isAscii, isStopword, stem, tokenize, tokenWord, words } from '../text/tokenize.ts';
 
 /** FNV-1a over the UTF-16 code units of `s`, as an unsigned 32-bit integer. */
 export function fnv1a(s: string): number {
@@ -56,12 +55,16 @@ const WORD_CACHE_LIMIT = 500_000;
 //  - ASCII texts are scanned char by char, matching TOKEN_RE of text/tokenize.ts exactly; each
 //    token's lowercased span is hashed while scanning and looked up in an open-addressing table of
 //    surface words → term id (stopwords → -1), so a known word costs no string at all. Other texts
-//    go through words() (Unicode folding) and a Map of words.
-//  - Terms have integer ids. A unigram feature is its term id; a bigram feature gets an id from an
+//    are folded first (as words() does) and scanned the same way when no letter outside a–z is
+//    left (accents, curly quotes, dashes); the rest go through words() and a Map of words.
+//  - Terms have integer ids. A unigram feature is its term id; a bigram feature is its slot in an
 //    open-addressing table keyed by the two term ids (typed arrays: no Map entry limit, no objects).
-//  - Per feature, kept in typed arrays: its signed bucket hash (FNV-1a of the feature string
-//    `w:<term>` / `b:<term> <term>`, computed once from per-term FNV states), its document
-//    frequency from the last fit, and a stamp + count for counting within one text.
+//  - Per feature, kept in typed arrays: its bucket and sign (from the hash — FNV-1a of the feature
+//    string `w:<term>` / `b:<term> <term>`, computed once from per-term FNV states), its document
+//    frequency from the last fit, and a stamp + count for counting within one text. A bigram's
+//    key and all of these share one 32-byte slot, so a lookup costs one cache miss on corpora
+//    whose bigram table outgrows the CPU caches (the build rate of a large index is bound by it).
+//    The table grows only between texts, so slot numbers stay valid while one text is counted.
 // The vector adds each feature's weight in first-seen order, the order of hashFeatures' Map, so
 // the float32 sums (and the vectors) are bit-identical to the string definition above.
 
@@ -78,30 +81,29 @@ export class HashEmbedder implements Embedder {
   readonly dim: number;
   private readonly bigramWeight: number;
 
-  // Terms (stemmed content words).
+  // Terms (stemmed content words). Per term, interleaved: [bucket code of 'w:' + term,
+  // stamp, count within the text, df].
   private readonly termIds = new Map<string, number>();
   private readonly termText: string[] = [];
-  private uniHash = new Uint32Array(0); // fmix32(fnv1a('w:' + term))
+  private uni = new Int32Array(0);
   private bigramPrefix = new Int32Array(0); // FNV state after 'b:' + term + ' '
-  private uniDf = new Int32Array(0);
-  private uniStamp = new Int32Array(0);
-  private uniCnt = new Int32Array(0);
 
-  // Bigram features: open addressing over (first term, second term). Records are interleaved so a
-  // lookup touches one cache line of the slot table and one of the feature records (the tables
-  // outgrow the CPU caches on large corpora): slot = [first, second, feature index + 1, unused],
-  // feature = [df, stamp, count within the text, signed bucket hash].
-  private bSlots = new Int32Array(4 * 1024);
+  // Bigram features: open addressing over (first term, second term), BIGRAM_INTS ints per slot:
+  // [first term + 1 (0 = empty), second term, df, bucket code, stamp, count within the text].
+  // A bucket code is 2 × (hash % dim) + the hash's top bit (1 = subtract).
+  private bTab = new Int32Array(BIGRAM_INTS * 1024);
   private bMask = 1023;
-  private bRec = new Int32Array(0);
   private bSize = 0;
 
-  // Surface words of ASCII texts: open addressing over the lowercased span's hash.
-  private wSlots = new Int32Array(1 << 16);
+  // Surface words of ASCII texts: open addressing over the lowercased span's hash; slot =
+  // [hash, word index + 1 (0 = empty)]. Word i's lowercased characters are wChars[wAt[i] ..
+  // wAt[i + 1]) (one contiguous pool, compared in place) and its term id wTerm[i].
+  private wSlots = new Int32Array(2 << 16);
   private wMask = (1 << 16) - 1;
-  private wHash = new Int32Array(0);
   private wTerm = new Int32Array(0);
-  private wText: string[] = [];
+  private wAt = new Int32Array(1);
+  private wChars = new Uint8Array(1 << 16);
+  private wCount = 0;
   /** Words of non-ASCII texts (after folding) → term id. */
   private readonly wordIds = new Map<string, number>();
 
@@ -136,14 +138,11 @@ export class HashEmbedder implements Embedder {
       this.termIds.set(term, id);
       this.termText.push(term);
       const need = id + 1;
-      if (need > this.uniHash.length) {
-        this.uniHash = grow(this.uniHash, need);
+      if (need > this.bigramPrefix.length) {
         this.bigramPrefix = grow(this.bigramPrefix, need);
-        this.uniDf = grow(this.uniDf, need);
-        this.uniStamp = grow(this.uniStamp, need);
-        this.uniCnt = grow(this.uniCnt, need);
+        this.uni = grow(this.uni, 4 * this.bigramPrefix.length);
       }
-      this.uniHash[id] = fmix32(fnv1a(`w:${term}`));
+      this.uni[4 * id] = this.bucketCode(fmix32(fnv1a(`w:${term}`)));
       this.bigramPrefix[id] = fnvOver(fnvOver(0x811c9dc5, 'b:'), term + ' ');
     }
     return id;
@@ -154,45 +153,50 @@ export class HashEmbedder implements Embedder {
     return isStopword(word) ? -1 : this.termId(stem(word));
   }
 
-  /** Bigram feature index of (a, b), added when new (its df 0). */
+  /** 2 × (h % dim) + sign bit of an unsigned 32-bit feature hash (computed once per feature). */
+  private bucketCode(h: number): number {
+    return 2 * (h % this.dim) + (h >>> 31);
+  }
+
+  /** Slot of the bigram (a, b), added when new (its df 0). The caller has made room (ensureBigramRoom). */
   private bigram(a: number, b: number): number {
-    const slots = this.bSlots;
+    const tab = this.bTab;
     const mask = this.bMask;
     let s = bigramSlotHash(a, b) & mask;
     for (;;) {
-      const e = slots[4 * s + 2];
-      if (e === 0) break;
-      if (slots[4 * s] === a && slots[4 * s + 1] === b) return e - 1;
+      const o = s * BIGRAM_INTS;
+      const first = tab[o];
+      if (first === 0) break;
+      if (first === a + 1 && tab[o + 1] === b) return s;
       s = (s + 1) & mask;
     }
-    const i = this.bSize++;
-    if (4 * i + 4 > this.bRec.length) this.bRec = grow(this.bRec, 4 * i + 4);
-    const r = 4 * i;
-    this.bRec[r] = 0;
-    this.bRec[r + 1] = 0;
-    this.bRec[r + 2] = 0;
-    this.bRec[r + 3] = fmix32(fnvOver(this.bigramPrefix[a], this.termText[b]) >>> 0);
-    slots[4 * s] = a;
-    slots[4 * s + 1] = b;
-    slots[4 * s + 2] = i + 1;
-    if (this.bSize * 2 > mask + 1) this.rehashBigrams();
-    return i;
+    const o = s * BIGRAM_INTS;
+    tab[o] = a + 1;
+    tab[o + 1] = b;
+    tab[o + 2] = 0;
+    tab[o + 3] = this.bucketCode(fmix32(fnvOver(this.bigramPrefix[a], this.termText[b]) >>> 0));
+    tab[o + 4] = 0;
+    tab[o + 5] = 0;
+    this.bSize++;
+    return s;
   }
 
-  private rehashBigrams(): void {
-    const old = this.bSlots;
-    const cap = (this.bMask + 1) * 2;
-    const slots = new Int32Array(4 * cap);
+  /** Grows the bigram table (keeping load ≤ 1/2) so that `more` new bigrams fit without a rehash. */
+  private ensureBigramRoom(more: number): void {
+    let cap = this.bMask + 1;
+    if ((this.bSize + more) * 2 <= cap) return;
+    while ((this.bSize + more) * 2 > cap) cap *= 2;
+    const old = this.bTab;
+    const tab = new Int32Array(BIGRAM_INTS * cap);
     const mask = cap - 1;
-    for (let o = 0; o < old.length; o += 4) {
-      if (old[o + 2] === 0) continue;
-      let s = bigramSlotHash(old[o], old[o + 1]) & mask;
-      while (slots[4 * s + 2] !== 0) s = (s + 1) & mask;
-      slots[4 * s] = old[o];
-      slots[4 * s + 1] = old[o + 1];
-      slots[4 * s + 2] = old[o + 2];
+    for (let o = 0; o < old.length; o += BIGRAM_INTS) {
+      if (old[o] === 0) continue;
+      let s = bigramSlotHash(old[o] - 1, old[o + 1]) & mask;
+      while (tab[s * BIGRAM_INTS] !== 0) s = (s + 1) & mask;
+      const t = s * BIGRAM_INTS;
+      for (let k = 0; k < BIGRAM_INTS; k++) tab[t + k] = old[o + k];
     }
-    this.bSlots = slots;
+    this.bTab = tab;
     this.bMask = mask;
   }
 
@@ -203,43 +207,58 @@ export class HashEmbedder implements Embedder {
     const len = end - start;
     let s = h & mask;
     for (;;) {
-      const e = slots[s];
+      const e = slots[2 * s + 1];
       if (e === 0) break;
-      if (this.wHash[e - 1] === h) {
-        const w = this.wText[e - 1];
-        if (w.length === len) {
+      if (slots[2 * s] === h) {
+        const at = this.wAt[e - 1];
+        if (this.wAt[e] - at === len) {
+          const chars = this.wChars;
           let k = 0;
           for (; k < len; k++) {
             let c = text.charCodeAt(start + k);
             if (c >= 65 && c <= 90) c += 32;
-            if (c !== w.charCodeAt(k)) break;
+            else if (c === RIGHT_QUOTE) c = 39;
+            if (c !== chars[at + k]) break;
           }
           if (k === len) return this.wTerm[e - 1];
         }
       }
       s = (s + 1) & mask;
     }
-    if (this.wText.length >= WORD_CACHE_LIMIT) {
+    if (this.wCount >= WORD_CACHE_LIMIT) {
       this.wSlots.fill(0);
-      this.wText = [];
+      this.wCount = 0;
       return this.surfaceTerm(text, start, end, h);
     }
     const surface = text.slice(start, end).toLowerCase();
     const term = this.termOfWord(tokenWord(surface));
-    const i = this.wText.length;
-    this.wText.push(surface);
-    this.wHash = grow(this.wHash, i + 1);
+    const i = this.wCount++;
+    const at = this.wAt[i];
+    this.wAt = grow(this.wAt, i + 2);
+    this.wAt[i + 1] = at + len;
+    if (at + len > this.wChars.length) {
+      const chars = new Uint8Array(Math.max(at + len, 2 * this.wChars.length));
+      chars.set(this.wChars);
+      this.wChars = chars;
+    }
+    // ’ is kept as ' (tokenWord treats both alike), so the pool holds bytes.
+    for (let k = 0; k < len; k++) {
+      const c = surface.charCodeAt(k);
+      this.wChars[at + k] = c === RIGHT_QUOTE ? 39 : c;
+    }
     this.wTerm = grow(this.wTerm, i + 1);
-    this.wHash[i] = h;
     this.wTerm[i] = term;
-    slots[s] = i + 1;
-    if ((i + 1) * 2 > slots.length) {
-      const cap = slots.length * 2;
-      const ns = new Int32Array(cap);
-      for (let j = 0; j <= i; j++) {
-        let t = this.wHash[j] & (cap - 1);
-        while (ns[t] !== 0) t = (t + 1) & (cap - 1);
-        ns[t] = j + 1;
+    slots[2 * s] = h;
+    slots[2 * s + 1] = i + 1;
+    if ((i + 1) * 2 > mask + 1) {
+      const cap = (mask + 1) * 2;
+      const ns = new Int32Array(2 * cap);
+      for (let o = 0; o < slots.length; o += 2) {
+        if (slots[o + 1] === 0) continue;
+        let t = slots[o] & (cap - 1);
+        while (ns[2 * t + 1] !== 0) t = (t + 1) & (cap - 1);
+        ns[2 * t] = slots[o];
+        ns[2 * t + 1] = slots[o + 1];
       }
       this.wSlots = ns;
       this.wMask = cap - 1;
@@ -249,21 +268,32 @@ export class HashEmbedder implements Embedder {
 
   /** The content terms of `text` into this.terms; returns how many. */
   private scanTerms(text: string): number {
-    if (!isAscii(text)) {
-      let n = 0;
-      for (const word of words(text)) {
-        let id = this.wordIds.get(word);
-        if (id === undefined) {
-          id = this.termOfWord(word);
-          if (this.wordIds.size >= WORD_CACHE_LIMIT) this.wordIds.clear();
-          this.wordIds.set(word, id);
-        }
-        if (id < 0) continue;
-        if (n === this.terms.length) this.terms = grow(this.terms, n + 1);
-        this.terms[n++] = id;
+    if (isAscii(text) || allInert(text)) return this.scanAscii(text);
+    // Folded (NFKD, marks stripped, lowercased) as words() does; when no letter but a–z is left,
+    // TOKEN_RE reads it as it reads ASCII text, with ’ as an apostrophe and every other non-ASCII
+    // character a separator: the character scanner again.
+    const folded = fold(text);
+    if (!OTHER_LETTER.test(folded)) return this.scanAscii(folded);
+    let n = 0;
+    for (const word of words(text)) {
+      let id = this.wordIds.get(word);
+      if (id === undefined) {
+        id = this.termOfWord(word);
+        if (this.wordIds.size >= WORD_CACHE_LIMIT) this.wordIds.clear();
+        this.wordIds.set(word, id);
       }
-      return n;
+      if (id < 0) continue;
+      if (n === this.terms.length) this.terms = grow(this.terms, n + 1);
+      this.terms[n++] = id;
     }
+    return n;
+  }
+
+  /**
+   * The content terms of a text whose only letters are ASCII ones (an ASCII text, or a folded
+   * text checked by scanTerms) into this.terms; returns how many.
+   */
+  private scanAscii(text: string): number {
     // TOKEN_RE on lowercased ASCII: a number is \d+ (,\d{3} not followed by a digit)* (\.\d+)?;
     // a word is [a-z]+ ('[a-z]+)*. Anything else separates tokens.
     const len = text.length;
@@ -292,7 +322,8 @@ export class HashEmbedder implements Embedder {
         i++;
         for (;;) {
           while (i < len && isLetter(text.charCodeAt(i))) i++;
-          if (i + 1 < len && text.charCodeAt(i) === 39 && isLetter(text.charCodeAt(i + 1))) i += 2;
+          const q = i + 1 < len ? text.charCodeAt(i) : 0;
+          if ((q === 39 || q === RIGHT_QUOTE) && isLetter(text.charCodeAt(i + 1))) i += 2;
           else break;
         }
       } else {
@@ -303,6 +334,7 @@ export class HashEmbedder implements Embedder {
       for (let k = start; k < i; k++) {
         let x = text.charCodeAt(k);
         if (x >= 65 && x <= 90) x += 32;
+        else if (x === RIGHT_QUOTE) x = 39;
         h = Math.imul(h ^ x, 0x01000193);
       }
       h ^= h >>> 15;
@@ -321,34 +353,36 @@ export class HashEmbedder implements Embedder {
    */
   private countFeatures(text: string, df: boolean): number {
     const n = this.scanTerms(text);
+    this.ensureBigramRoom(n);
     if (++this.stamp === 0x7fffffff) {
-      this.uniStamp.fill(0);
-      for (let r = 1; r < this.bRec.length; r += 4) this.bRec[r] = 0;
+      for (let r = 1; r < this.uni.length; r += 4) this.uni[r] = 0;
+      for (let o = 4; o < this.bTab.length; o += BIGRAM_INTS) this.bTab[o] = 0;
       this.stamp = 1;
     }
     const stamp = this.stamp;
     if (this.order.length < 2 * n) this.order = new Int32Array(2 * n);
-    const { terms, order, uniStamp, uniCnt, uniDf } = this;
+    const { terms, order, uni } = this;
+    const tab = this.bTab; // no rehash while counting one text (ensureBigramRoom above)
     let o = 0;
     for (let i = 0; i < n; i++) {
       const id = terms[i];
       if (i > 0) {
-        const f = this.bigram(terms[i - 1], id);
-        const rec = this.bRec;
-        const r = 4 * f;
-        if (rec[r + 1] !== stamp) {
-          rec[r + 1] = stamp;
-          rec[r + 2] = 1;
-          if (df) rec[r]++;
-          order[o++] = 2 * f + 1;
-        } else rec[r + 2]++;
+        const s = this.bigram(terms[i - 1], id);
+        const r = s * BIGRAM_INTS;
+        if (tab[r + 4] !== stamp) {
+          tab[r + 4] = stamp;
+          tab[r + 5] = 1;
+          if (df) tab[r + 2]++;
+          order[o++] = 2 * s + 1;
+        } else tab[r + 5]++;
       }
-      if (uniStamp[id] !== stamp) {
-        uniStamp[id] = stamp;
-        uniCnt[id] = 1;
-        if (df) uniDf[id]++;
+      const u = 4 * id;
+      if (uni[u + 1] !== stamp) {
+        uni[u + 1] = stamp;
+        uni[u + 2] = 1;
+        if (df) uni[u + 3]++;
         order[o++] = 2 * id;
-      } else uniCnt[id]++;
+      } else uni[u + 2]++;
     }
     return o;
   }
@@ -358,8 +392,8 @@ export class HashEmbedder implements Embedder {
    * ln((N + 1) / (df + 1)) + 1, so unseen features get the highest weight and none gets 0.
    */
   fit(texts: string[]): void {
-    this.uniDf.fill(0);
-    for (let r = 0; r < this.bRec.length; r += 4) this.bRec[r] = 0;
+    for (let r = 3; r < this.uni.length; r += 4) this.uni[r] = 0;
+    for (let o = 2; o < this.bTab.length; o += BIGRAM_INTS) this.bTab[o] = 0;
     for (const t of texts) this.countFeatures(t, true);
     this.fitted = true;
     this.fittedDocs = texts.length;
@@ -379,49 +413,110 @@ export class HashEmbedder implements Embedder {
     const body = feature.slice(2);
     if (feature.startsWith('w:')) {
       const t = this.termIds.get(body);
-      return this.idfOfDf(t === undefined ? 0 : this.uniDf[t]);
+      return this.idfOfDf(t === undefined ? 0 : this.uni[4 * t + 3]);
     }
     const [a, b] = body.split(' ');
     const ia = this.termIds.get(a);
     const ib = this.termIds.get(b);
     if (ia === undefined || ib === undefined) return this.idfOfDf(0);
-    return this.idfOfDf(this.bRec[4 * this.bigram(ia, ib)]);
+    this.ensureBigramRoom(1);
+    return this.idfOfDf(this.bTab[this.bigram(ia, ib) * BIGRAM_INTS + 2]);
   }
 
   /** One unit vector (all zeros for a text without content terms). */
   embedOne(text: string): Float32Array {
-    const v = new Float32Array(this.dim);
+    return this.embedInto(text, new Float32Array(this.dim));
+  }
+
+  /**
+   * embedOne written into `v` (dim long, all zeros on entry): a caller that consumes each vector
+   * at once (the value index) reuses one buffer instead of allocating 4 KB per chunk.
+   */
+  embedInto(text: string, v: Float32Array): Float32Array {
     const m = this.countFeatures(text, false);
-    const { order, dim, bigramWeight } = this;
+    const { order, bigramWeight, uni, bTab } = this;
     for (let k = 0; k < m; k++) {
       const code = order[k];
-      const f = code >> 1;
       let count: number;
-      let idf: number;
-      let h: number;
+      let df: number;
+      let bucket: number;
       let scale: number;
       if (code & 1) {
-        count = this.bRec[4 * f + 2];
-        idf = this.idfOfDf(this.bRec[4 * f]);
-        h = this.bRec[4 * f + 3] >>> 0;
+        const r = (code >> 1) * BIGRAM_INTS;
+        df = bTab[r + 2];
+        bucket = bTab[r + 3];
+        count = bTab[r + 5];
         scale = bigramWeight;
       } else {
-        count = this.uniCnt[f];
-        idf = this.idfOfDf(this.uniDf[f]);
-        h = this.uniHash[f];
+        const u = 2 * code; // 4 × term id
+        bucket = uni[u];
+        count = uni[u + 2];
+        df = uni[u + 3];
         scale = 1;
       }
-      const w = (1 + Math.log(count)) * idf * scale;
+      const w = (count < LOG_TF.length ? LOG_TF[count] : 1 + Math.log(count)) * this.idfOfDf(df) * scale;
       if (w === 0) continue;
-      v[h % dim] += h & 0x80000000 ? -w : w;
+      v[bucket >> 1] += bucket & 1 ? -w : w;
     }
-    return l2normalize(v);
+    return normalizeSparse(v);
   }
 
   async embed(texts: string[]): Promise<EmbedResult> {
     return { vectors: texts.map((t) => this.embedOne(t)) };
   }
 }
+
+/**
+ * l2normalize (vector.ts) for a mostly-zero vector, bit for bit: the squared norm is summed in the
+ * same ascending order (a zero adds +0, which changes nothing) and only non-zero entries are
+ * divided (0 / n is 0; entries are never -0 — a float32 sum that cancels is +0).
+ */
+function normalizeSparse(v: Float32Array): Float32Array {
+  let s = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (x !== 0) s += x * x;
+  }
+  const n = Math.sqrt(s);
+  if (n > 0) for (let i = 0; i < v.length; i++) if (v[i] !== 0) v[i] /= n;
+  return v;
+}
+
+/** ’ (U+2019), an apostrophe to TOKEN_RE. */
+const RIGHT_QUOTE = 0x2019;
+
+/**
+ * Per BMP code unit ≥ 128: 1 = inert (folding leaves it alone — NFKD keeps it and it is neither a
+ * letter nor a mark — so it is just a separator to TOKEN_RE, or the apostrophe ’), 2 = not inert,
+ * 0 = not yet known. Dashes, curly quotes, bullets and box drawing are inert: text whose only
+ * non-ASCII characters are such needs no folding pass at all.
+ */
+const INERT = new Uint8Array(0x10000);
+const LETTER_OR_MARK = /[\p{L}\p{M}]/u;
+
+function allInert(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 128) continue;
+    let k = INERT[c];
+    if (k === 0) {
+      const ch = String.fromCharCode(c);
+      const inert = !(c >= 0xd800 && c <= 0xdfff) && ch.normalize('NFKD') === ch && ch.toLowerCase() === ch && !LETTER_OR_MARK.test(ch);
+      INERT[c] = k = inert ? 1 : 2;
+    }
+    if (k === 2) return false;
+  }
+  return true;
+}
+
+/** A letter other than a–z (in folded, lowercased text). */
+const OTHER_LETTER = /(?=\p{L})[^a-z]/u;
+
+/** Ints per bigram slot (six used; eight keep slots 32-byte aligned, within one cache line). */
+const BIGRAM_INTS = 8;
+
+/** 1 + ln(tf) for small term frequencies (the same doubles Math.log gives, looked up). */
+const LOG_TF = Float64Array.from({ length: 64 }, (_, c) => 1 + Math.log(c));
 
 /** Slot hash of the bigram (a, b): a murmur-style mix of both term ids. */
 function bigramSlotHash(a: number, b: number): number {

@@ -39,7 +39,7 @@ export function normalizeNumber(raw: string): string {
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
 
 /** Folds case and accents (`Café` → `cafe`) so that tokens compare byte for byte. */
-function fold(text: string): string {
+export function fold(text: string): string {
   // ASCII has nothing to decompose or strip: skip the (costly) normalisation pass.
   if (ASCII_ONLY.test(text)) return text.toLowerCase();
   return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();

@@ -1,7 +1,8 @@
 // Where the chunk vectors of a value index live, and the exact search over them.
 //
 // Two layouts, chosen from the vectors themselves (not from the embedder's name):
-//  - DenseStore: one contiguous Float32Array of n × dim (no per-vector objects for the GC to walk).
+//  - DenseStore: one contiguous Float32Array of n × dim (no per-vector objects for the GC to walk),
+//    in WebAssembly memory where it fits, so the SIMD kernel of denseKernel.ts can scan it.
 //  - SparseStore: an inverted index, one posting list (chunk ids + weights) per dimension. Feature-
 //    hashed vectors (the hash embedder) are mostly zeros and a query has only a few non-zero
 //    dimensions, so a query touches a small share of the postings instead of n × dim floats.
@@ -11,8 +12,10 @@
 // is zero add ±0 and change nothing, so skipping them gives bit-identical scores and identical
 // rankings (the shipped configs all use the hash embedder, hence this layout). The dense scan
 // sums in four interleaved partial sums for speed: the same products in double precision, added
-// in another order, so a score may differ from the old one in its last bits (about 1e-16).
+// in another order, so a score may differ from the old one in its last bits (about 1e-16); the
+// SIMD kernel and the JavaScript dot4 form those same sums bit for bit.
 import { TopK } from './topK.ts';
+import { BLOCK_ROWS, WasmMatrix } from './denseKernel.ts';
 
 /** Half-open chunk-id ranges [start, end), sorted and disjoint; null = every chunk. */
 export type Ranges = Int32Array | null;
@@ -49,17 +52,26 @@ export function inRanges(ranges: Int32Array, id: number): boolean {
 export class DenseStore implements VectorStore {
   readonly kind = 'dense';
   private data: Float32Array;
+  /** The vectors in WebAssembly memory, scanned by the SIMD kernel; null = a plain array, scanned in JS. */
+  private wasm: WasmMatrix | null;
   size = 0;
 
   constructor(
     readonly dim: number,
     capacity: number,
+    opts: { simd?: boolean } = {},
   ) {
-    this.data = new Float32Array(Math.max(1, capacity) * dim);
+    this.wasm = opts.simd === false ? null : WasmMatrix.create(dim, Math.max(1, capacity));
+    this.data = this.wasm ? this.wasm.data : new Float32Array(Math.max(1, capacity) * dim);
+  }
+
+  /** Which scan answers queries: the WebAssembly SIMD kernel or the JavaScript loop (same scores). */
+  get scanner(): 'simd' | 'js' {
+    return this.wasm ? 'simd' : 'js';
   }
 
   get bytes(): number {
-    return this.data.byteLength;
+    return this.wasm ? this.wasm.bytes : this.data.byteLength;
   }
 
   /** The contiguous vectors (n × dim), for building an approximate index over them. */
@@ -70,16 +82,23 @@ export class DenseStore implements VectorStore {
   add(v: Float32Array): void {
     if (v.length !== this.dim) throw new Error(`vector dimensions differ: ${v.length} vs ${this.dim}`);
     if ((this.size + 1) * this.dim > this.data.length) {
-      const grown = new Float32Array(this.data.length * 2);
-      grown.set(this.data);
-      this.data = grown;
+      const rows = 2 * Math.max(1, this.data.length / this.dim);
+      if (this.wasm?.grow(rows)) this.data = this.wasm.data;
+      else {
+        // A plain array (also when WebAssembly memory cannot grow that far: the JS scan takes over).
+        const grown = new Float32Array(rows * this.dim);
+        grown.set(this.data);
+        this.data = grown;
+        this.wasm = null;
+      }
     }
     this.data.set(v, this.size * this.dim);
     this.size++;
   }
 
   finish(): void {
-    if (this.data.length > this.size * this.dim) this.data = this.data.slice(0, Math.max(1, this.size) * this.dim);
+    // WebAssembly memory cannot shrink (and the index allocates the exact number of rows up front).
+    if (!this.wasm && this.data.length > this.size * this.dim) this.data = this.data.slice(0, Math.max(1, this.size) * this.dim);
   }
 
   /** The query widened to float64 (same values): the hot loop then converts only the chunk side. */
@@ -99,8 +118,28 @@ export class DenseStore implements VectorStore {
     if (this.size === 0) return; // an empty index (its dimension may not even be known)
     if (query.length !== this.dim) throw new Error(`vector dimensions differ: ${query.length} vs ${this.dim}`);
     const q = this.widen(query);
-    if (!ranges) return this.scan(q, top, 0, this.size);
-    for (let r = 0; r < ranges.length; r += 2) this.scan(q, top, ranges[r], Math.min(ranges[r + 1], this.size));
+    const scan = this.wasm ? this.scanSimd : this.scan;
+    if (!ranges) return scan.call(this, q, top, 0, this.size);
+    for (let r = 0; r < ranges.length; r += 2) scan.call(this, q, top, ranges[r], Math.min(ranges[r + 1], this.size));
+  }
+
+  /** The scan with the SIMD kernel: scores of BLOCK_ROWS rows at a time, then the same top-k feed. */
+  private scanSimd(query: Float64Array, top: TopK, from: number, to: number): void {
+    const m = this.wasm!;
+    m.query.set(query);
+    const scores = m.scores;
+    let threshold = top.threshold;
+    for (let i = from; i < to; i += BLOCK_ROWS) {
+      const rows = Math.min(BLOCK_ROWS, to - i);
+      m.score(i, rows);
+      for (let r = 0; r < rows; r++) {
+        const dot = scores[r];
+        if (dot > 0 && dot >= threshold) {
+          top.push(dot, i + r);
+          threshold = top.threshold;
+        }
+      }
+    }
   }
 
   private scan(query: Float64Array, top: TopK, from: number, to: number): void {
@@ -154,17 +193,14 @@ function dot4(data: Float32Array, o: number, query: Float64Array, dim: number): 
   return a + b + (c + d);
 }
 
-/** Growable posting list of one dimension. */
-interface Postings {
-  ids: Int32Array;
-  vals: Float32Array;
-  len: number;
-}
-
 export class SparseStore implements VectorStore {
   readonly kind = 'sparse';
   size = 0;
-  private readonly postings: Postings[];
+  // One posting list per dimension (chunk ids ascending, their weights), as parallel arrays of
+  // typed arrays: adding a vector touches only the lists of its non-zero dimensions.
+  private readonly ids: Int32Array[];
+  private readonly vals: Float32Array[];
+  private readonly lens: Int32Array;
   // Per-query scratch, reused: accumulators, an epoch mark per chunk, the list of touched chunks.
   private acc = new Float64Array(0);
   private mark = new Uint32Array(0);
@@ -172,49 +208,55 @@ export class SparseStore implements VectorStore {
   private epoch = 0;
 
   constructor(readonly dim: number) {
-    this.postings = Array.from({ length: dim }, () => ({ ids: new Int32Array(0), vals: new Float32Array(0), len: 0 }));
+    this.ids = Array.from({ length: dim }, () => new Int32Array(0));
+    this.vals = Array.from({ length: dim }, () => new Float32Array(0));
+    this.lens = new Int32Array(dim);
   }
 
   get bytes(): number {
-    let n = 0;
-    for (const p of this.postings) n += p.ids.byteLength + p.vals.byteLength;
+    let n = this.lens.byteLength;
+    for (let j = 0; j < this.dim; j++) n += this.ids[j].byteLength + this.vals[j].byteLength;
     return n + this.acc.byteLength + this.mark.byteLength + this.touched.byteLength;
   }
 
   /** Non-zero weights stored. */
   get nonZeros(): number {
     let n = 0;
-    for (const p of this.postings) n += p.len;
+    for (let j = 0; j < this.dim; j++) n += this.lens[j];
     return n;
   }
 
   add(v: Float32Array): void {
     if (v.length !== this.dim) throw new Error(`vector dimensions differ: ${v.length} vs ${this.dim}`);
     const id = this.size++;
+    const { ids, vals, lens } = this;
     for (let j = 0; j < v.length; j++) {
       const x = v[j];
       if (x === 0) continue;
-      const p = this.postings[j];
-      if (p.len === p.ids.length) {
-        const cap = Math.max(16, p.len * 2);
-        const ids = new Int32Array(cap);
-        ids.set(p.ids);
-        const vals = new Float32Array(cap);
-        vals.set(p.vals);
-        p.ids = ids;
-        p.vals = vals;
-      }
-      p.ids[p.len] = id;
-      p.vals[p.len] = x;
-      p.len++;
+      const len = lens[j];
+      if (len === ids[j].length) this.growList(j);
+      ids[j][len] = id;
+      vals[j][len] = x;
+      lens[j] = len + 1;
     }
   }
 
+  private growList(j: number): void {
+    const cap = Math.max(16, this.lens[j] * 2);
+    const ids = new Int32Array(cap);
+    ids.set(this.ids[j]);
+    const vals = new Float32Array(cap);
+    vals.set(this.vals[j]);
+    this.ids[j] = ids;
+    this.vals[j] = vals;
+  }
+
   finish(): void {
-    for (const p of this.postings) {
-      if (p.ids.length > p.len) {
-        p.ids = p.ids.slice(0, p.len);
-        p.vals = p.vals.slice(0, p.len);
+    for (let j = 0; j < this.dim; j++) {
+      const len = this.lens[j];
+      if (this.ids[j].length > len) {
+        this.ids[j] = this.ids[j].slice(0, len);
+        this.vals[j] = this.vals[j].slice(0, len);
       }
     }
   }
@@ -224,9 +266,10 @@ export class SparseStore implements VectorStore {
     for (let j = 0; j < this.dim; j++) {
       const q = query[j];
       if (q === 0) continue;
-      const p = this.postings[j];
-      const k = lowerBound(p.ids, p.len, id);
-      if (k < p.len && p.ids[k] === id) dot += p.vals[k] * q;
+      const ids = this.ids[j];
+      const len = this.lens[j];
+      const k = lowerBound(ids, len, id);
+      if (k < len && ids[k] === id) dot += this.vals[j][k] * q;
     }
     return dot;
   }
@@ -251,7 +294,9 @@ export class SparseStore implements VectorStore {
     for (let j = 0; j < this.dim; j++) {
       const q = query[j];
       if (q === 0) continue;
-      const { ids, vals, len } = this.postings[j];
+      const ids = this.ids[j];
+      const vals = this.vals[j];
+      const len = this.lens[j];
       for (let k = 0; k < len; k++) {
         const i = ids[k];
         if (mark[i] !== epoch) {

@@ -49,6 +49,46 @@ describe('hash embedder fast path', () => {
     for (const t of odd) expect(unfitted.embedOne(t)).toEqual(reference([])(t));
   });
 
+  it('reads non-ASCII text exactly as words() does (accents, curly quotes, ligatures, other scripts)', () => {
+    // Texts whose non-ASCII characters are all inert (dashes, quotes, bullets) are scanned as they
+    // are; others that fold to a–z only are scanned after folding; those with other letters (ß,
+    // Greek, CJK, astral letters) take the Unicode path; all must match the string definition.
+    let seed = 4242;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const common = "aAbBsS019,.'  ’’éÉçñ“”—–…ﬁ½²";
+    const rare = ['ß', 'Ω', 'д', '中', '𝐀', '😀', 'İ', 'ǅ', '\u0301', '♦', '─', 'Ⓐ', '\u00a0', 'Ⅳ', '©', '·'];
+    const texts: string[] = ['Café’s naïve “résumé” — ﬁnal ½ cost: 1,250.50', 'don’t ’s O’Neil’s', 'straße ΩMEGA 中文 𝐀bc'];
+    for (let i = 0; i < 3000; i++) {
+      const n = 1 + Math.floor(rnd() * 30);
+      let t = '';
+      for (let k = 0; k < n; k++) t += rnd() < 0.03 ? rare[Math.floor(rnd() * rare.length)] : common[Math.floor(rnd() * common.length)];
+      texts.push(t);
+    }
+    const e = new HashEmbedder({ dim: 64 });
+    e.fit(texts);
+    const ref = reference(texts, 64);
+    for (const t of texts) expect(e.embedOne(t), JSON.stringify(t)).toEqual(ref(t));
+  });
+
+  it('stays bit-identical while its tables grow (tens of thousands of words, a hundred thousand bigrams)', () => {
+    // Enough distinct surface words and bigrams to rehash the word and bigram tables many times
+    // and to grow the word character pool; both fitting and embedding texts never seen in the fit.
+    let seed = 777;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const letters = 'abcdefghijklmnopqrstuvwxyz';
+    const word = (i: number) => {
+      let w = '';
+      for (let x = i + 1; x > 0; x = Math.floor(x / 26)) w += letters[x % 26];
+      return rnd() < 0.1 ? w.toUpperCase() : w;
+    };
+    const text = () => Array.from({ length: 40 + Math.floor(rnd() * 40) }, () => word(Math.floor(rnd() ** 2 * 60_000))).join(rnd() < 0.5 ? ' ' : ', ');
+    const fitTexts = Array.from({ length: 2500 }, text);
+    const e = new HashEmbedder({ dim: 384 });
+    e.fit(fitTexts);
+    const ref = reference(fitTexts, 384);
+    for (const t of [...fitTexts.slice(0, 600), ...Array.from({ length: 200 }, text)]) expect(e.embedOne(t)).toEqual(ref(t));
+  });
+
   it('reads ASCII text exactly as the regex tokenizer does (numbers, apostrophes, case, digits in words)', () => {
     // Random strings over the characters where the ASCII scanner's rules live, so it must agree with
     // words() (TOKEN_RE) on every number grouping, apostrophe and letter/digit boundary.

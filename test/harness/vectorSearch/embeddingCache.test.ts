@@ -77,6 +77,9 @@ describe('embedding cache', () => {
       const seen: string[] = [];
       const embed = e.embed.bind(e);
       e.embed = async (texts) => (seen.push(...texts), embed(texts));
+      // The value index embeds hash chunks one by one into a reused buffer.
+      const into = e.embedInto.bind(e);
+      e.embedInto = (text, out) => (seen.push(text), into(text, out));
       return seen;
     };
     const e1 = new HashEmbedder();

@@ -12,6 +12,7 @@
 // Also here: what a summary needs of a record (`summaryRecord`), so a run holds compact summary
 // rows, not every full record with its call log and trace, in memory.
 import { open, type FileHandle } from 'node:fs/promises';
+import { recordFailed } from './metrics/summary.ts';
 import { redactSecrets } from './secrets.ts';
 import type { CallLog, RunRecord } from './types.ts';
 
@@ -87,12 +88,11 @@ export class RecordWriter {
  * keeps in memory per record.
  */
 export function summaryRecord(r: RunRecord): RunRecord {
-  const failed = (r.error !== null && r.error !== undefined) || !r.scores;
   return {
     ...r,
     question: '',
     answer: '',
-    gold: failed ? r.gold : NO_GOLD,
+    gold: recordFailed(r) ? r.gold : NO_GOLD,
     evidence: [],
     trace: [],
     finishedAt: '',

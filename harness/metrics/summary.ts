@@ -172,15 +172,15 @@ function retrievalExtractors(): Record<RetrievalPath, (r: RunRecord) => number |
 }
 
 /** A record that errored (or was never scored) is wrong, whatever partial scores it carries. */
-const failed = (r: RunRecord): boolean => (r.error !== null && r.error !== undefined) || !r.scores;
+export const recordFailed = (r: RunRecord): boolean => (r.error !== null && r.error !== undefined) || !r.scores;
 
 function answerValue(r: RunRecord, key: 'correct' | 'exactMatch' | 'f1'): number {
-  return failed(r) ? 0 : r.scores![key];
+  return recordFailed(r) ? 0 : r.scores![key];
 }
 
 /** Numeric/yes-no: null when it does not apply to the question; a failed record counts 0 where it applies. */
 function conditionalAnswerValue(r: RunRecord, key: 'numericMatch' | 'yesNo', appliesToGold: (gold: string[]) => boolean): number | null {
-  if (!failed(r)) return r.scores![key];
+  if (!recordFailed(r)) return r.scores![key];
   const applies = r.scores ? r.scores[key] !== null : appliesToGold(r.gold ?? []);
   return applies ? 0 : null;
 }

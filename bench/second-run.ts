@@ -73,33 +73,36 @@ if (values.child) {
   });
   const requests = async () => ((await (await fetch(`http://127.0.0.1:${port}/stats`)).json()) as { embeddingRequests: number }).embeddingRequests;
   const cases: Array<{ path: string; embedder?: string }> = [...configs.map((path) => ({ path })), { path: configs[0], embedder: 'openai:loopback-embed' }];
-  for (const { path, embedder } of cases) {
-    const cacheDir = mkdtempSync(join(tmpdir(), 'treebench-bench-emb-'));
-    const outDir = mkdtempSync(join(tmpdir(), 'treebench-bench-runs-'));
-    try {
-      const runs: Array<Round & { requests: number }> = [];
-      for (let i = 0; i < 2; i++) {
-        const before = await requests();
-        const args = ['bin/run-ts.mjs', 'bench/second-run.ts', '--child', path, '--cache', cacheDir, '--out', outDir, '--questions', values.questions!, ...(embedder ? ['--embedder', embedder] : [])];
-        const out = execFileSync(process.execPath, args, {
-          encoding: 'utf8',
-          stdio: ['ignore', 'pipe', 'inherit'],
-          env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
-        });
-        runs.push({ ...(JSON.parse(out.trim().split('\n').pop()!) as Round), requests: (await requests()) - before });
+  try {
+    for (const { path, embedder } of cases) {
+      const cacheDir = mkdtempSync(join(tmpdir(), 'treebench-bench-emb-'));
+      const outDir = mkdtempSync(join(tmpdir(), 'treebench-bench-runs-'));
+      try {
+        const runs: Array<Round & { requests: number }> = [];
+        for (let i = 0; i < 2; i++) {
+          const before = await requests();
+          const args = ['bin/run-ts.mjs', 'bench/second-run.ts', '--child', path, '--cache', cacheDir, '--out', outDir, '--questions', values.questions!, ...(embedder ? ['--embedder', embedder] : [])];
+          const out = execFileSync(process.execPath, args, {
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'inherit'],
+            env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
+          });
+          runs.push({ ...(JSON.parse(out.trim().split('\n').pop()!) as Round), requests: (await requests()) - before });
+        }
+        const [a, b] = runs;
+        console.log(`  ${path} (${a.chunks} chunks, embedder ${a.embedder})${embedder ? `: embedding requests to the server ${a.requests}, then ${b.requests}` : ''}`);
+        for (const [label, r] of [['first run ', a], ['second run', b]] as const) {
+          console.log(
+            `    ${label}  load/extract ${(r.loadMs / 1000).toFixed(2)} s  chunking ${(r.chunkMs / 1000).toFixed(2)} s  embedding+index ${(r.embedMs / 1000).toFixed(2)} s  embed calls ${r.embedCalls}  chunks from cache ${r.cached}`,
+          );
+        }
+        console.log(`    second/first: embedding+index ${(b.embedMs / a.embedMs).toFixed(3)}, embed calls ${b.embedCalls}/${a.embedCalls}`);
+      } finally {
+        rmSync(cacheDir, { recursive: true, force: true });
+        rmSync(outDir, { recursive: true, force: true });
       }
-      const [a, b] = runs;
-      console.log(`  ${path} (${a.chunks} chunks, embedder ${a.embedder})${embedder ? `: embedding requests to the server ${a.requests}, then ${b.requests}` : ''}`);
-      for (const [label, r] of [['first run ', a], ['second run', b]] as const) {
-        console.log(
-          `    ${label}  load/extract ${(r.loadMs / 1000).toFixed(2)} s  chunking ${(r.chunkMs / 1000).toFixed(2)} s  embedding+index ${(r.embedMs / 1000).toFixed(2)} s  embed calls ${r.embedCalls}  chunks from cache ${r.cached}`,
-        );
-      }
-      console.log(`    second/first: embedding+index ${(b.embedMs / a.embedMs).toFixed(3)}, embed calls ${b.embedCalls}/${a.embedCalls}`);
-    } finally {
-      rmSync(cacheDir, { recursive: true, force: true });
-      rmSync(outDir, { recursive: true, force: true });
     }
+  } finally {
+    server.kill(); // also when a case throws: no server left behind
   }
-  server.kill();
 }

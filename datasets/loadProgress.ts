@@ -11,12 +11,8 @@ export async function readPdfsWithProgress(files: string[], label = 'extracting 
   const distinct = new Set(files).size;
   if (distinct === 0) return [];
   const p = startProgress({ label, total: distinct, unit: 'PDFs', secondary: 'pages' });
-  let pages = 0;
   try {
-    const out = await readPdfs(files, (c) => {
-      pages += c.pageCount;
-      p.tick(1, c.pageCount);
-    });
+    const out = await readPdfs(files, (c) => p.tick(1, c.pageCount));
     p.done();
     return out;
   } catch (err) {

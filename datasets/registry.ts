@@ -8,7 +8,6 @@
 // a missing document (dataset.missingDocs) -> the questions that will run (--limit, --shard) ->
 // the documents to read (corpus.only: referenced reads only those the running questions name)
 // -> gold title paths resolved against the corpus -> reference checks.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -24,9 +23,9 @@ import { loadPassagesFile, passageMappingSchema } from './passages.ts';
 import { resolveTitlePaths } from './titlePath.ts';
 import { loadNativeCorpus } from './native.ts';
 import { loadPageIndexFile, pageIndexDocIdFromFile } from './pageindex.ts';
-import { loadFinanceBench } from './financebench.ts';
+import { loadFinanceBench, referencedDocs } from './financebench.ts';
 import { pageTextWarnings } from './pdf.ts';
-import { ingestPdfs, type IngestOptions, type IngestStats } from './ingest.ts';
+import { ingestPdfs, sha256, type IngestOptions, type IngestStats } from './ingest.ts';
 import { ingestMarkdown } from './markdownIngest.ts';
 import { addExtractiveSummaries } from './summaries.ts';
 import { TREE_BUILDER_VERSION } from './treeBuild/index.ts';
@@ -580,10 +579,6 @@ export function checkReferences(corpus: Corpus, questions: Question[]): { counts
 // ---------------------------------------------------------------------------------------------
 
 /** Documents a question names for strategies (docIds) or as gold (evidence). */
-function namedDocs(q: Question): string[] {
-  return [...new Set([...(q.docIds ?? []), ...(q.evidence ?? []).map((e) => e.docId)])];
-}
-
 /**
  * dataset.missingDocs: questions naming a document that is not in the corpus are dropped with a
  * warning (`skip`, the default), stop the load (`fail`), or stay (`keep`; checkReferences warns).
@@ -592,7 +587,7 @@ export function applyMissingDocs(questions: Question[], available: Set<string>, 
   if (mode === 'keep') return questions;
   const missing = new Map<string, number>();
   const kept = questions.filter((q) => {
-    const gone = namedDocs(q).filter((d) => !available.has(d));
+    const gone = referencedDocs(q).filter((d) => !available.has(d));
     for (const d of gone) missing.set(d, (missing.get(d) ?? 0) + 1);
     return gone.length === 0;
   });
@@ -726,7 +721,6 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
   };
 }
 
-const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 const corpusHash = (docs: DocTree[]) => sha256(JSON.stringify(docs));
 
 function assertUniqueDocIds(corpus: Corpus): void {

@@ -51,8 +51,4 @@ export class CircuitBreaker {
     }
     this.consecutive = 0;
   }
-
-  trip(reason: string): void {
-    this.reason ??= reason;
-  }
 }

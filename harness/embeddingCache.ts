@@ -152,7 +152,3 @@ function atomicWrite(path: string, data: string | Buffer): void {
   renameSync(tmp, path);
 }
 
-/** Reads a cache folder's key.json (for tooling and tests). */
-export function cacheKeyOf(dir: string): string {
-  return (JSON.parse(readFileSync(join(dir, 'key.json'), 'utf8')) as { embedder: string }).embedder;
-}

@@ -30,7 +30,8 @@ export interface ProgressLine {
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
 export function startProgress(opts: ProgressOptions): ProgressLine {
-  const quiet = opts.quiet ?? process.env.TREEBENCH_QUIET === '1';
+  // TREEBENCH_QUIET=1 (set by `run --quiet`) silences every line, whatever a caller passed.
+  const quiet = Boolean(opts.quiet) || process.env.TREEBENCH_QUIET === '1';
   const stream = opts.stream ?? process.stderr;
   const now = opts.now ?? (() => performance.now());
   const tty = Boolean(stream.isTTY);

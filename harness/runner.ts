@@ -1,6 +1,7 @@
 // The runner: strategies x questions x repeats. Model calls in flight are bounded by one shared
 // limiter (the `concurrency` setting); questions in flight are bounded a little above it so the
-// call slots stay busy. Each record is appended the moment it is finished.
+// call slots stay busy. Each record is queued for appending the moment it is finished
+// (harness/recordWriter.ts), and the runner waits for the disk when too many are queued.
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { execFileSync } from 'node:child_process';
@@ -25,6 +26,7 @@ import { CircuitBreaker, classifyFailure, isEnvironmentFailure, type FailureKind
 import { redactSecrets } from './secrets.ts';
 import { toQuestionInput, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from './types.ts';
 import { ValueIndex } from './valueIndex.ts';
+import { sortLikeRun } from './runOrder.ts';
 import { RecordWriter, summaryRecord } from './recordWriter.ts';
 import { ResponseCache } from './cache.ts';
 import { configHashOf, legacyConfigHash } from './overrides.ts';
@@ -362,12 +364,9 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   }
 
   await writer.close();
-  // Summaries follow the config's order of strategies and questions, not completion order.
-  const order = new Map(specs.map((s, i) => [s.id, i]));
-  const qOrder = new Map(questions.map((q, i) => [q.id, i]));
-  const configOrder = (a: RunRecord, b: RunRecord) =>
-    (order.get(a.strategy) ?? 0) - (order.get(b.strategy) ?? 0) || a.repeat - b.repeat || (qOrder.get(a.questionId) ?? 0) - (qOrder.get(b.questionId) ?? 0);
-  records.sort(configOrder);
+  // Summaries follow the run's order of strategies and questions, not completion order: the
+  // order `report` and `history` sort by too, so the seeded bootstrap gives them the same intervals.
+  sortLikeRun(records, manifest);
   const summary = opts.intervals === false ? summarize(records) : withIntervals(summarize(records), records, { seed: manifest.seed });
   // A run with work left undone is not finished: finishedAt stays null until a resume completes it.
   if (!stopped) manifest.finishedAt = new Date().toISOString();
@@ -379,7 +378,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     manifest,
     // Only summary rows are kept in memory; the full records are read back when asked for.
     get records() {
-      return (full ??= store.readRecords().sort(configOrder));
+      return (full ??= sortLikeRun(store.readRecords(), manifest));
     },
     summary,
     stopped,

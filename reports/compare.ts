@@ -6,21 +6,13 @@ import { wrapText } from './console.ts';
 import { renderCompareHtml } from './html/compare.ts';
 import type { MetricComparison, StrategyComparison } from '../harness/compare/paired.ts';
 import { escapeMarkdown } from './markdown.ts';
-import { fmtDeltaCi, fmtP, fmtRel, fmtValue, metricLabel } from './compareFormat.ts';
+import { fmtDeltaCi, fmtP, fmtRel, fmtValue, MARK, metricLabel, significanceMark } from './compareFormat.ts';
 import { OFFLINE_LABEL } from './format.ts';
 
 export { COMPARE_FORMATS, type CompareFormat, type CompareReport, type RunLabel } from './compareReport.ts';
 import type { CompareFormat, CompareReport, RunLabel } from './compareReport.ts';
 import { jsonText } from '../harness/jsonText.ts';
 
-const MARK = { better: '▲ better', worse: '▼ worse' } as const;
-
-/** "▲ better" / "▼ worse" when significant, "n.s." when not, "" when untested. */
-export function significanceMark(m: MetricComparison): string {
-  if (m.test === 'none') return '';
-  if (!m.significant) return 'n.s.';
-  return m.direction === 'same' ? 'n.s.' : MARK[m.direction];
-}
 
 const wtl = (m: MetricComparison) => `${m.wins}/${m.ties}/${m.losses}`;
 
@@ -103,16 +95,15 @@ export function renderCompareTable(report: CompareReport, width = Infinity): str
     ...(i === 5 ? { condensed: body.map((r) => r[i]!.replace(/ \[.*\]$/, '')) } : {}),
   }));
   const fitted = fitTable(columns, body.length, width);
-  const table = { toString: () => fitted.text };
   const lines = report.mode === 'within'
     ? [`treebench compare (within run ${report.baseline.runId}) · dataset ${report.baseline.dataset}`, `A = baseline strategy, B = each other strategy`]
     : [`treebench compare · dataset ${report.baseline.dataset}`, `A (baseline):  ${a}`, `B (candidate): ${b}`];
   if (report.forced.length) lines.push(`FORCED despite: ${report.forced.join('; ')}`);
   if (report.notes.length) lines.push(`differences: ${report.notes.join('; ')}`);
-  lines.push(table.toString(), ...pairingLines(report.result.comparisons), ...legend(report));
+  lines.push(fitted.text, ...pairingLines(report.result.comparisons), ...legend(report));
   if (fitted.dropped.length || fitted.condensed.length) lines.push(`narrowed to fit ${width} columns:${fitted.condensed.length ? ` ${fitted.condensed.join(', ')} without interval;` : ''}${fitted.dropped.length ? ` hidden ${fitted.dropped.join(', ')};` : ''} full table: --format md or json`);
-  if (Number.isFinite(width)) return lines.flatMap((l) => (l === fitted.text ? [l] : wrapText(l, width))).join('\n');
   if (report.baseline.offline || report.candidate.offline) lines.push(`${OFFLINE_LABEL}: these numbers measure retrieval, not LLM answer quality`);
+  if (Number.isFinite(width)) return lines.flatMap((l) => (l === fitted.text ? [l] : wrapText(l, width))).join('\n');
   return lines.join('\n');
 }
 

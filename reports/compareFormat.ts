@@ -1,5 +1,6 @@
 // Number formatting for comparisons (compare and gate reports): values in the metric's own
 // units, deltas with a sign, rates in percentage points.
+import type { MetricComparison } from '../harness/compare/paired.ts';
 import type { CompareMetric } from '../harness/compare/metrics.ts';
 import { isPercentile } from '../harness/compare/metrics.ts';
 import { ms, NA, num, usd } from './format.ts';
@@ -98,4 +99,13 @@ export function fmtRel(rel: { delta: number; lo: number; hi: number } | null): s
 export function fmtP(p: number): string {
   if (!finite(p)) return NA;
   return p < 0.001 ? '<0.001' : p.toFixed(3);
+}
+
+export const MARK = { better: '▲ better', worse: '▼ worse' } as const;
+
+/** "▲ better" / "▼ worse" when significant, "n.s." when not, "" when untested (console, Markdown and HTML). */
+export function significanceMark(m: MetricComparison): string {
+  if (m.test === 'none') return '';
+  if (!m.significant) return 'n.s.';
+  return m.direction === 'same' ? 'n.s.' : MARK[m.direction];
 }

@@ -1,5 +1,6 @@
 // `treebench tune <config>`: successive halving over the config's variants (grids included),
 // then the frontier and the recommendation. See harness/tune/.
+import { validateRunFlags } from '../../harness/runFlags.ts';
 import type { Argv } from 'yargs';
 import { loadConfig } from '../../harness/config.ts';
 import { UsageError } from '../../harness/errors.ts';
@@ -45,7 +46,8 @@ export async function cmdTune(args: TuneArgs): Promise<number> {
   const minQuestions = positiveInt(args.minQuestions, '--min-questions', 1);
   const margin = checkMargin(args.margin);
   const alpha = checkAlpha(args.alpha);
-  if (args.limit !== undefined) positiveInt(args.limit, '--limit', 1);
+  // --limit and --concurrency follow the same rules as `run`'s (and run.* in a config).
+  const flags = validateRunFlags({ limit: args.limit, concurrency: args.concurrency });
   if (args.maxCostPerQuestion !== undefined && !(args.maxCostPerQuestion > 0)) {
     throw new UsageError(`--max-cost-per-question must be a positive dollar amount (got ${args.maxCostPerQuestion})`);
   }
@@ -63,8 +65,8 @@ export async function cmdTune(args: TuneArgs): Promise<number> {
     tune: { objective: args.objective, eta, minQuestions, margin, alpha, ...(args.maxCostPerQuestion !== undefined ? { maxCostPerQuestion: args.maxCostPerQuestion } : {}) },
     ...(args.out ? { outDir: args.out } : {}),
     ...(args.runId ? { runId: args.runId } : {}),
-    ...(args.limit ? { limit: args.limit } : {}),
-    ...(args.concurrency ? { concurrency: args.concurrency } : {}),
+    ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
+    ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(args.cache !== undefined ? { cache: args.cache } : {}),
     onProgress: args.quiet
       ? undefined

@@ -99,10 +99,4 @@ export function numberNodes(nodes: TreeNode[]): void {
   walk(nodes);
 }
 
-export function treeDepth(nodes: TreeNode[]): number {
-  return nodes.reduce((d, n) => Math.max(d, 1 + treeDepth(n.children)), 0);
-}
 
-export function treeSize(nodes: TreeNode[]): number {
-  return nodes.reduce((s, n) => s + 1 + treeSize(n.children), 0);
-}

@@ -9,7 +9,8 @@
 // Every tree keeps the invariants checked by treeInvariantErrors.
 import type { DocTree, TreeNode } from '../../harness/types.ts';
 import type { PdfContent } from './types.ts';
-import { assembleTree, treeDepth, treeSize, type Heading } from './assemble.ts';
+import { assembleTree, type Heading } from './assemble.ts';
+import { countNodes, treeDepth } from '../../harness/tree.ts';
 import { titlesMatch } from './compare.ts';
 import { describeFanout, emptyFanoutStats, groupWideLevels, promoteWideLevels } from './fanout.ts';
 import { layoutHeadings } from './layout.ts';
@@ -153,7 +154,7 @@ export function buildPdfTree(content: PdfContent, opts: TreeBuildOptions): { doc
       break;
     }
   }
-  const report: TreeBuildReport = { source, reason: notes.join('; '), ...extra, nodes: treeSize(nodes), depth: treeDepth(nodes) };
+  const report: TreeBuildReport = { source, reason: notes.join('; '), ...extra, nodes: countNodes(nodes), depth: treeDepth(nodes) };
   const doc: DocTree = { docId: opts.docId, title: opts.title ?? opts.docId, nodes, pages: [...content.pages], treeSource: source };
   if (opts.description) doc.description = opts.description;
   if (opts.source) doc.source = opts.source;

@@ -165,7 +165,6 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
       cands.push(l);
     });
   }
-  if (process.env.LAYOUT_DEBUG) console.log("body", body, bodyBold, [...styleAll].map(([k, n]) => `${k}:${styleCand.get(k) ?? 0}/${n}`).join(" "));
   const kept = cands.filter((l) => {
     if (!hasLayout || l.size >= body * 1.3 || numbering(l.text) || isCaps(l.text)) return true;
     const k = styleKey(l);

@@ -66,19 +66,6 @@ interface RawEntry {
   line: Line;
 }
 
-function romanValue(s: string): number | null {
-  if (!/^[ivxlc]+$/i.test(s)) return null;
-  const v: Record<string, number> = { i: 1, v: 5, x: 10, l: 50, c: 100 };
-  let total = 0;
-  const t = s.toLowerCase();
-  for (let i = 0; i < t.length; i++) {
-    const a = v[t[i]];
-    const b = v[t[i + 1]] ?? 0;
-    total += a < b ? -a : a;
-  }
-  return total;
-}
-
 /** "ITEM 8 … (continued)": an entry repeated at the top of the TOC's next page. */
 const CONTINUED = /\bcontinued\W*$/i;
 

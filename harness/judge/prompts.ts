@@ -3,6 +3,7 @@
 // JSON object `{ "correct": true|false, "reason": "..." }`.
 import type { ChatMessage } from '../types.ts';
 import type { JudgePromptName } from './config.ts';
+import { parseJsonObject } from '../protocol/jsonReply.ts';
 
 export interface JudgeItem {
   question: string;
@@ -41,16 +42,13 @@ export function judgeMessages(item: JudgeItem, prompt: JudgePromptName): ChatMes
 
 /** `{ correct, reason }` from the judge's reply; correct is null when the reply cannot be read. */
 export function parseVerdict(text: string): { correct: 0 | 1 | null; reason: string } {
-  const match = /\{[\s\S]*\}/.exec(text);
-  if (match) {
-    try {
-      const obj = JSON.parse(match[0]) as { correct?: unknown; reason?: unknown };
-      const c = obj.correct;
-      const correct = c === true || c === 'true' || c === 'yes' || c === 1 ? 1 : c === false || c === 'false' || c === 'no' || c === 0 ? 0 : null;
-      return { correct, reason: typeof obj.reason === 'string' ? obj.reason : '' };
-    } catch {
-      // fall through
-    }
+  // The strategies' reply reader: fences, prose around the object, a second object after it.
+  const parsed = parseJsonObject(text);
+  if (parsed.ok) {
+    const obj = parsed.value;
+    const c = obj.correct;
+    const correct = c === true || c === 'true' || c === 'yes' || c === 1 ? 1 : c === false || c === 'false' || c === 'no' || c === 0 ? 0 : null;
+    return { correct, reason: typeof obj.reason === 'string' ? obj.reason : '' };
   }
   return { correct: null, reason: `unreadable judge reply: ${text.slice(0, 200)}` };
 }

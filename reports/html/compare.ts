@@ -2,17 +2,12 @@
 // forest plot of the paired differences (B − A) with their intervals, coloured when significant.
 import type { MetricComparison } from '../../harness/compare/paired.ts';
 import type { CompareReport } from '../compareReport.ts';
-import { fmtDeltaCi, fmtP, fmtRel, fmtValue, metricLabel } from '../compareFormat.ts';
+import { fmtDeltaCi, fmtP, fmtRel, fmtValue, metricLabel, significanceMark } from '../compareFormat.ts';
 import { OFFLINE_LABEL } from '../format.ts';
 import { forestPlot, type ForestRow } from './charts.ts';
 import { esc } from './escape.ts';
 import { htmlPage, htmlTable } from './page.ts';
 
-/** As the console's mark (reports/compare.ts), kept here so this module imports only its types. */
-function mark(m: MetricComparison): string {
-  if (m.test === 'none') return '';
-  return m.significant && m.direction !== 'same' ? (m.direction === 'better' ? '▲ better' : '▼ worse') : 'n.s.';
-}
 
 export function renderCompareHtml(report: CompareReport): string {
   const r = report.result;
@@ -32,7 +27,7 @@ export function renderCompareHtml(report: CompareReport): string {
   for (const c of r.comparisons) {
     for (const m of c.metrics) {
       const cost = m.metric === 'costPerQuestion' && !priced;
-      const sig = mark(m);
+      const sig = significanceMark(m);
       const cls = sig.startsWith('▲') ? 'up' : sig.startsWith('▼') ? 'down' : '';
       rows.push([
         esc(c.label),

@@ -139,5 +139,7 @@ describe('LLM judge', () => {
     expect(parseVerdict('{"correct": true, "reason": "same value"}')).toEqual({ correct: 1, reason: 'same value' });
     expect(parseVerdict('Sure! ```json\n{"correct": false, "reason": "other year"}\n```')).toEqual({ correct: 0, reason: 'other year' });
     expect(parseVerdict('I think it is right').correct).toBeNull();
+    // A note after the verdict that holds braces of its own does not hide the verdict.
+    expect(parseVerdict('{"correct": true, "reason": "ok"} (scale: {0, 1})')).toEqual({ correct: 1, reason: 'ok' });
   });
 });

@@ -291,29 +291,39 @@ export class SparseStore implements VectorStore {
     const epoch = this.epoch;
     let t = 0;
     // Ascending dimension order: each chunk's sum is formed in the same order as a dense scan.
+    // With a document filter, only the postings inside the selected chunk ranges are visited
+    // (posting ids ascend, so each range is one binary search and a run), not every posting.
+    const spans = ranges ?? ALL;
     for (let j = 0; j < this.dim; j++) {
       const q = query[j];
       if (q === 0) continue;
       const ids = this.ids[j];
       const vals = this.vals[j];
       const len = this.lens[j];
-      for (let k = 0; k < len; k++) {
-        const i = ids[k];
-        if (mark[i] !== epoch) {
-          mark[i] = epoch;
-          acc[i] = 0;
-          touched[t++] = i;
+      for (let r = 0; r < spans.length; r += 2) {
+        const end = spans[r + 1];
+        for (let k = spans[r] === 0 ? 0 : lowerBound(ids, len, spans[r]); k < len; k++) {
+          const i = ids[k];
+          if (i >= end) break;
+          if (mark[i] !== epoch) {
+            mark[i] = epoch;
+            acc[i] = 0;
+            touched[t++] = i;
+          }
+          acc[i] += vals[k] * q;
         }
-        acc[i] += vals[k] * q;
       }
     }
     for (let k = 0; k < t; k++) {
       const i = touched[k];
       const s = acc[i];
-      if (s > 0 && s >= top.threshold && (!ranges || inRanges(ranges, i))) top.push(s, i);
+      if (s > 0 && s >= top.threshold) top.push(s, i);
     }
   }
 }
+
+/** One range covering every chunk id (no document filter). */
+const ALL = new Int32Array([0, 0x7fffffff]);
 
 function lowerBound(a: Int32Array, len: number, x: number): number {
   let lo = 0;

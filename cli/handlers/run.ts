@@ -93,12 +93,13 @@ async function cmdRun(args: {
   }).finally(() => interrupt.dispose());
   const meta = reportMeta(outcome.manifest);
   const store = RunStore.open(outcome.dir);
-  const extra = { records: outcome.records, nodeTitle: nodeTitles(data.corpus) };
+  // Only the HTML report shows per-record detail: the records file is read back for it alone.
+  const extra = (format: string) => ({ nodeTitle: nodeTitles(data.corpus), ...(format === 'html' ? { records: outcome.records } : {}) });
   for (const format of loaded.config.reports) {
     if (format === 'table') continue;
-    store.writeFile(`report.${format === 'md' ? 'md' : format}`, render(format, { summary: outcome.summary, meta, ...extra }));
+    store.writeFile(`report.${format}`, render(format, { summary: outcome.summary, meta, ...extra(format) }));
   }
-  printReport(render(args.format, { summary: outcome.summary, meta, ...extra, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
+  printReport(render(args.format, { summary: outcome.summary, meta, ...extra(args.format), ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
   const sums = outcome.manifest.ingestion?.summaries;
   if (sums) {
     // Ingestion cost is the run's, not any question's: it is not in $/q.
@@ -158,17 +159,19 @@ function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: 
     process.stderr.write(forTerminal(`${interrupted ? 'interrupted' : `run stopped: ${reason}`}\n${notRun} tasks not run (no record written); resume with:\n  ${resume}\n`));
     return interrupted ? 130 : 1;
   }
-  const records = latestRecords(outcome.records);
-  const failed = records.filter((r) => r.error !== null);
-  const rate = records.length ? failed.length / records.length : 0;
+  // The summary counts the latest record of each task; the records file is read only to name
+  // the commonest errors when the rate is over the limit.
+  const total = outcome.summary.strategies.reduce((n, s) => n + s.records, 0);
+  const rate = total ? outcome.summary.strategies.reduce((n, s) => n + s.errors, 0) / total : 0;
   const max = loaded.config.run.maxErrorRate;
   if (rate > max) {
+    const failed = latestRecords(outcome.records).filter((r) => r.error !== null);
     const counts = new Map<string, number>();
     for (const r of failed) counts.set(r.error!, (counts.get(r.error!) ?? 0) + 1);
     const top = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3);
     process.stderr.write(
       forTerminal(
-        `run failed: ${failed.length} of ${records.length} records are errors (${(rate * 100).toFixed(1)}% > run.maxErrorRate ${(max * 100).toFixed(1)}%). Commonest:\n` +
+        `run failed: ${failed.length} of ${total} records are errors (${(rate * 100).toFixed(1)}% > run.maxErrorRate ${(max * 100).toFixed(1)}%). Commonest:\n` +
           top.map(([m, n]) => `  ${n}x ${m.length > 300 ? `${m.slice(0, 300)}…` : m}`).join('\n') +
           `\nafter fixing the cause: ${resume} --retry-errors\n`,
       ),

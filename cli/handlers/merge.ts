@@ -5,7 +5,8 @@ import { render } from '../../reports/index.ts';
 import { reportMeta } from '../../reports/meta.ts';
 import { RunStore } from '../../harness/runStore.ts';
 import type { CommandBody, Runner } from '../runner.ts';
-import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
+import { consoleStyle } from '../../reports/console.ts';
+import { printReport, writeReportFiles } from './printReport.ts';
 
 export function mergeCommand(run: Runner): CommandBody {
   return {
@@ -25,10 +26,8 @@ export function mergeCommand(run: Runner): CommandBody {
         const store = RunStore.open(outcome.dir);
         const formats = ((outcome.manifest.config as { reports?: string[] } | null)?.reports ?? []).filter((f) => f !== 'table');
         const records = outcome.records;
-        for (const format of formats) store.writeFile(`report.${format}`, render(format, { summary: outcome.summary, meta, records }));
-        const style = consoleStyle();
-        const text = render(args.format, { summary: outcome.summary, meta, records, ...(args.format === 'table' ? style : {}) });
-        process.stdout.write((args.format === 'table' ? colorVerdicts(text, style.color) : text) + '\n');
+        writeReportFiles(store, formats, () => ({ summary: outcome.summary, meta, records }));
+        printReport(render(args.format, { summary: outcome.summary, meta, records, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
         process.stderr.write(`merged ${args.shards.length} shards (${outcome.manifest.questionIds.length} questions, ${outcome.records.length} records) into ${outcome.dir}\n`);
         return 0;
       })(),

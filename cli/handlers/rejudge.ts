@@ -1,4 +1,7 @@
 // `treebench rejudge <runDir> [--judge openai:gpt-4o-mini] [--judge-prompt financebench] [--out dir]`
+import { consoleStyle } from '../../reports/console.ts';
+import { printReport, writeReportFiles } from './printReport.ts';
+import { validateRunFlags } from '../../harness/runFlags.ts';
 import { UsageError } from '../../harness/errors.ts';
 import { rejudgeRun } from '../../harness/rejudge.ts';
 import { render } from '../../reports/index.ts';
@@ -55,20 +58,21 @@ export function rejudgeCommand(run: Runner): CommandBody {
         // yargs reads --no-judge as judge=false.
         const noJudge = a.noJudge === true || a.judge === (false as unknown);
         if (noJudge) delete (a as { judge?: unknown }).judge;
-        if (a.concurrency !== undefined && !(Number.isInteger(a.concurrency) && a.concurrency >= 1)) throw new UsageError(`--concurrency must be a positive integer (got ${a.concurrency})`);
+        const { concurrency } = validateRunFlags({ concurrency: a.concurrency });
+        const judge = judgeFromFlags(a);
         const outcome = await rejudgeRun({
           runDir: a.runDir,
           ...(noJudge ? { noJudge: true } : {}),
-          ...(judgeFromFlags(a) !== undefined ? { judge: judgeFromFlags(a) } : {}),
+          ...(judge !== undefined ? { judge } : {}),
           ...(a.out ? { outDir: a.out } : {}),
           ...(a.cacheDir ? { cacheDir: a.cacheDir } : {}),
-          ...(a.concurrency ? { concurrency: a.concurrency } : {}),
+          ...(concurrency !== undefined ? { concurrency } : {}),
         });
         const meta = reportMeta(outcome.manifest);
         const store = RunStore.open(outcome.dir);
         const formats = ((outcome.manifest.config as { reports?: string[] } | null)?.reports ?? ['md']).filter((f) => f !== 'table');
-        for (const f of formats) store.writeFile(`report.${f}`, render(f, { summary: outcome.summary, meta }));
-        process.stdout.write(render('table', { summary: outcome.summary, meta }) + '\n');
+        writeReportFiles(store, formats, (f) => ({ summary: outcome.summary, meta, ...(f === 'html' ? { records: outcome.records } : {}) }));
+        printReport(render('table', { summary: outcome.summary, meta, ...consoleStyle() }), 'table');
         process.stderr.write(`rejudged run folder: ${outcome.dir}\n`);
         return 0;
       })(),

@@ -13,7 +13,7 @@ import { reportMeta } from '../../reports/meta.ts';
 import { consoleStyle } from '../../reports/console.ts';
 import { nodeTitles } from '../../reports/html/titles.ts';
 import { setFlags, shardFrom, splitList } from './shared.ts';
-import { FORMATS, printReport } from './printReport.ts';
+import { FORMATS, printReport, writeReportFiles } from './printReport.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { startProgress, type ProgressLine } from '../../harness/progress.ts';
 
@@ -95,10 +95,7 @@ async function cmdRun(args: {
   const store = RunStore.open(outcome.dir);
   // Only the HTML report shows per-record detail: the records file is read back for it alone.
   const extra = (format: string) => ({ nodeTitle: nodeTitles(data.corpus), ...(format === 'html' ? { records: outcome.records } : {}) });
-  for (const format of loaded.config.reports) {
-    if (format === 'table') continue;
-    store.writeFile(`report.${format}`, render(format, { summary: outcome.summary, meta, ...extra(format) }));
-  }
+  writeReportFiles(store, loaded.config.reports, (format) => ({ summary: outcome.summary, meta, ...extra(format) }));
   printReport(render(args.format, { summary: outcome.summary, meta, ...extra(args.format), ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
   const sums = outcome.manifest.ingestion?.summaries;
   if (sums) {

@@ -1,11 +1,11 @@
 // `treebench tune <config>`: successive halving over the config's variants (grids included),
 // then the frontier and the recommendation. See harness/tune/.
+import { writeReportFiles } from './printReport.ts';
 import { validateRunFlags } from '../../harness/runFlags.ts';
 import type { Argv } from 'yargs';
 import { loadConfig } from '../../harness/config.ts';
 import { UsageError } from '../../harness/errors.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
-import { render } from '../../reports/index.ts';
 import { reportMeta } from '../../reports/meta.ts';
 import { renderTune } from '../../reports/tune.ts';
 import { RunStore } from '../../harness/runStore.ts';
@@ -85,10 +85,7 @@ export async function cmdTune(args: TuneArgs): Promise<number> {
   }
   const store = RunStore.open(outcome.dir);
   const meta = reportMeta(outcome.manifest);
-  for (const format of loaded.config.reports) {
-    if (format === 'table') continue;
-    store.writeFile(`report.${format}`, render(format, { summary: outcome.summary, meta }));
-  }
+  writeReportFiles(store, loaded.config.reports, () => ({ summary: outcome.summary, meta }));
   const priced = outcome.manifest.model.priced;
   const offline = outcome.manifest.model.offline;
   store.writeFile('tune.md', renderTune(outcome.manifest.tune, { priced, offline, format: 'md' }));

@@ -15,7 +15,6 @@
 // has run yet is run for the i-th slice of its new questions only, and the tune stops there (a
 // *stage*). n machines run a stage each; the next stage reuses all their folders; a last call
 // with every folder reused and nothing left to run writes the whole tune.
-import { renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { LoadedConfig } from '../config.ts';
 import { runBenchmark, shardQuestions, type BenchmarkData, type Progress } from '../runner.ts';
@@ -97,12 +96,6 @@ export function loadStages(dirs: readonly string[], hash: string): { manifest: R
 
 /** Thrown inside the evaluator to stop a sharded stage after its slice of a rung. */
 class StageDone extends Error {}
-
-function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
 
 function timestampId(name: string): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
@@ -255,7 +248,8 @@ export async function runTune(opts: TuneRunOptions): Promise<TuneOutcome> {
   };
   store.writeManifest(manifestBase);
   const summary = opts.intervals === false ? summarize(all) : withIntervals(summarize(all), all, { seed: config.run.seed });
-  writeAtomic(join(dir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
-  writeAtomic(join(dir, 'tune.json'), jsonText(tune));
+  // The run store's writer: atomic, fsynced, secrets redacted, like every other run file.
+  store.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');
+  store.writeFile('tune.json', jsonText(tune));
   return { dir, manifest: { ...manifestBase, tune }, result, records: all, summary, recommendation, ...(snippet ? { snippet } : {}) };
 }

@@ -73,7 +73,13 @@ function nodeOf(doc: DocTree, id: string): TreeNode {
 }
 
 /** A real outline: more than one node, and titles that are not page numbers or numbering. */
-const hasOutline = (doc: DocTree): boolean => indexDoc(doc).order.length > 1 && !assessOutline(doc).poor;
+// A document's outline does not change during a run: assessed once per document, not per call.
+const outlineOf = new WeakMap<DocTree, boolean>();
+const hasOutline = (doc: DocTree): boolean => {
+  let has = outlineOf.get(doc);
+  if (has === undefined) outlineOf.set(doc, (has = indexDoc(doc).order.length > 1 && !assessOutline(doc).poor));
+  return has;
+};
 
 const json = (x: unknown) => JSON.stringify(x);
 

@@ -96,7 +96,7 @@ export async function rejudgeRun(opts: RejudgeOptions): Promise<RejudgeOutcome> 
       const next: RunRecord = { ...rest, runId, scores };
       if (judge) {
         next.judge = failed
-          ? { correct: 0, reason: 'no answer: the strategy failed', model: judge.provider.id, prompt: judge.prompt, calls: [] }
+          ? judge.failedVerdict()
           : await judge.judge({ question: r.question, gold: r.gold, answer: r.answer });
       }
       return next;

@@ -435,7 +435,7 @@ export async function runOneDetailed(task: { spec: StrategySpec; question: Quest
     ? undefined
     : error === null
       ? await env.judge.judge({ question: question.question, gold: goldAnswers(question), answer: result.answer })
-      : { correct: 0 as const, reason: 'no answer: the strategy failed', model: env.judge.provider.id, prompt: env.judge.prompt, calls: [] };
+      : env.judge.failedVerdict();
   const record: RunRecord = {
     runId: env.runId,
     strategy: spec.id,
@@ -444,7 +444,7 @@ export async function runOneDetailed(task: { spec: StrategySpec; question: Quest
     question: question.question,
     ...(question.tags?.length ? { tags: question.tags } : {}),
     answer: capAnswer(result.answer),
-    gold: question.answers.length ? question.answers : question.choices && question.label !== undefined ? [question.choices[question.label]] : [],
+    gold: goldAnswers(question),
     scores,
     ...(judged ? { judge: judged } : {}),
     retrieval: scoreRetrievalAtK(question, result.evidence, env.corpus, env.scoring.k),

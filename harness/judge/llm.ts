@@ -47,6 +47,11 @@ export class LlmJudge {
     this.limiter = pLimit(opts.concurrency ?? 4);
   }
 
+  /** The verdict for a record whose strategy failed: wrong, and no call is made for it. */
+  failedVerdict(): RecordJudge {
+    return { correct: 0, reason: 'no answer: the strategy failed', model: this.provider.id, prompt: this.prompt, calls: [] };
+  }
+
   async judge(item: JudgeItem): Promise<RecordJudge> {
     const messages = judgeMessages(item, this.prompt);
     const provider = this.provider;

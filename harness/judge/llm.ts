@@ -57,7 +57,6 @@ export class LlmJudge {
     const provider = this.provider;
     const log: CallLog = { kind: 'chat', task: 'judge.grade', model: provider.id, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: false, retries: 0 };
     const out: RecordJudge = { correct: null, reason: '', model: provider.id, prompt: this.prompt, calls: [log] };
-    const inputEstimate = countChatTokens(messages, this.pricedModel);
     const key = this.cache ? ResponseCache.key({ model: this.modelKey, messages, maxTokens: MAX_TOKENS, json: true, repeat: 0 }) : null;
     try {
       let text: string;
@@ -81,7 +80,8 @@ export class LlmJudge {
         usage = result.usage;
         if (key) this.cache!.set(key, { text, model: result.model, ...(usage ? { usage } : {}), latencyMs: log.latencyMs });
       }
-      log.inputTokens = usage?.inputTokens ?? inputEstimate;
+      // Counted only when the server reported no usage, as for the strategies' calls.
+      log.inputTokens = usage?.inputTokens ?? countChatTokens(messages, this.pricedModel);
       log.outputTokens = usage?.outputTokens ?? countTokens(text, this.pricedModel);
       if (!usage) log.estimated = true;
       log.costUsd = priceCall(this.prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;

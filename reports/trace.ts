@@ -8,6 +8,11 @@ const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)
 // eslint-disable-next-line no-control-regex
 const oneLine = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
 
+/** An agent step's tool call as one line: `search_sections("query": "…", …)`. */
+export function toolCall(step: TraceStep): string {
+  return `${step.tool}(${step.args ? oneLine(JSON.stringify(step.args)).replace(/^\{|\}$/g, '') : ''})`;
+}
+
 /** Looks up a node title for display; ids alone are hard to follow. */
 function titleOf(corpus: Corpus | null, step: TraceStep): string | null {
   if (!corpus || !step.docId || !step.nodeId) return null;
@@ -54,7 +59,7 @@ export function formatTrace(record: RunRecord, corpus: Corpus | null, opts: { wi
     ].filter(Boolean);
     if (step.tool) {
       // Agent steps: the call on its line, then why and what came back, indented below it.
-      const call = `${step.tool}(${step.args ? oneLine(JSON.stringify(step.args)).replace(/^\{|\}$/g, '') : ''})`;
+      const call = toolCall(step);
       lines.push(clip([`${String(step.step).padStart(3)} ${indent}${call}`, title ? `"${title}"` : '', `[${step.source}]`].filter(Boolean).join(' '), width));
       const pad = ' '.repeat(5 + indent.length);
       if (step.reason) lines.push(clip(`${pad}why:    ${oneLine(step.reason)}`, width));

@@ -2,6 +2,7 @@
 // and p95 latency (one point per strategy, interval whiskers, Pareto frontier), latency
 // distributions, the per-tag table, and a question × strategy matrix whose cells open that
 // record's answer, gold, evidence and search trace. Self-contained (see page.ts).
+import { toolCall } from '../trace.ts';
 import type { RunRecord, TraceStep } from '../../harness/types.ts';
 import type { StrategySummary } from '../../harness/metrics/summary.ts';
 import type { ReportInput } from '../types.ts';
@@ -44,8 +45,11 @@ const MAX_REASON = 400;
 function traceLine(step: TraceStep, title: (d: string, n: string) => string | null): string {
   const t = step.docId && step.nodeId ? title(step.docId, step.nodeId) : null;
   const target = step.nodeId ? `${step.docId ? `${step.docId}/` : ''}${step.nodeId}${t ? ` "${t}"` : ''}` : step.docId ?? '';
-  const reason = step.reason ? ` — ${step.reason.replace(/\s+/g, ' ').slice(0, MAX_REASON)}` : '';
-  const bits = [`${'  '.repeat(Math.max(0, step.depth ?? 0))}${step.action}`, target, `[${step.source}]`, step.score !== undefined ? `score ${Number(step.score.toFixed(3))}` : '', step.pages ? `pages ${step.pages[0]}-${step.pages[1]}` : ''];
+  const reason =
+    (step.reason ? ` — ${step.reason.replace(/\s+/g, ' ').slice(0, MAX_REASON)}` : '') +
+    (step.tool && step.result !== undefined ? ` → ${step.result.replace(/\s+/g, ' ').slice(0, MAX_REASON)}` : '');
+  // Agent steps show their tool call, as `treebench trace` does.
+  const bits = [`${'  '.repeat(Math.max(0, step.depth ?? 0))}${step.tool ? toolCall(step) : step.action}`, target, `[${step.source}]`, step.score !== undefined ? `score ${Number(step.score.toFixed(3))}` : '', step.pages ? `pages ${step.pages[0]}-${step.pages[1]}` : ''];
   return `${String(step.step).padStart(3)} ${bits.filter(Boolean).join(' ')}${reason}`;
 }
 

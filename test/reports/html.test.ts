@@ -58,6 +58,15 @@ describe('HTML run report', () => {
     expect(html.match(/class="cell-mixed"[^>]*>1\/2</g)).toHaveLength(8);
   });
 
+  it('shows an agent step as its tool call and what came back, as `treebench trace` does', () => {
+    const step = { step: 1, action: 'tool', source: 'llm', tool: 'search_sections', args: { query: 'battery life' }, reason: 'look it up', result: '3 sections' } as unknown as RunRecord['trace'][number];
+    const rec: RunRecord = { ...outcome.records[0]!, trace: [step] };
+    const html = renderHtml({ summary: outcome.summary, meta: reportMeta(outcome.manifest), records: [rec] });
+    const [row] = records(html) as unknown as Array<{ trace: string[] }>;
+    expect(row!.trace[0]).toContain('search_sections("query":"battery life")');
+    expect(row!.trace[0]).toContain('→ 3 sections');
+  });
+
   it('without records: no matrix, no distributions, and no script at all', () => {
     const html = renderHtml({ summary: outcome.summary, meta: reportMeta(outcome.manifest) });
     expect(html).not.toContain('<script');

@@ -1,7 +1,7 @@
 // `treebench export <runDir> --trec run.txt --qrels qrels.txt [--level node|page|doc] [--strategy id]`
 // Writes one strategy's ranked evidence as a TREC run file and the dataset's gold evidence as
 // qrels, so trec_eval or ranx can recompute recall, precision, MRR and nDCG@k.
-import { writeFileSync, renameSync } from 'node:fs';
+import { writeFileAtomicSync } from '../../harness/atomicFile.ts';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../harness/errors.ts';
 import { RunStore, latestRecords } from '../../harness/runStore.ts';
@@ -10,12 +10,6 @@ import { RETRIEVAL_LEVELS, type RetrievalLevel } from '../../harness/metrics/sum
 import { trecFiles } from '../../harness/export/trec.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import type { CommandBody, Runner } from '../runner.ts';
-
-function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
 
 export interface ExportArgs {
   runDir: string;
@@ -51,8 +45,8 @@ export async function exportTrec(a: ExportArgs): Promise<string> {
   const missing = mine.filter((r) => !questions.has(r.questionId));
   if (missing.length) throw new UsageError(`${missing.length} question(s) of the run are not in the dataset now (e.g. ${missing[0]!.questionId}); pass the run's config with --config`);
   const files = trecFiles(mine, questions, data.corpus, level, strategy);
-  if (a.trec) writeAtomic(a.trec, files.run);
-  if (a.qrels) writeAtomic(a.qrels, files.qrels);
+  if (a.trec) writeFileAtomicSync(a.trec, files.run);
+  if (a.qrels) writeFileAtomicSync(a.qrels, files.qrels);
   return `exported ${strategy} (${level} level, repeat ${repeat}): ${files.queries} queries, ${files.judged} with gold${a.trec ? `; run → ${a.trec}` : ''}${a.qrels ? `; qrels → ${a.qrels}` : ''}`;
 }
 

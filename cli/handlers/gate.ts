@@ -2,8 +2,9 @@
 // rule passes, 1 on a regression, 2 on a usage or data error (bad rules file, missing run,
 // runs over different datasets). Writes a Markdown summary (also appended to
 // $GITHUB_STEP_SUMMARY when that is set) and JUnit XML.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { writeFileAtomicSync } from '../../harness/atomicFile.ts';
+import { appendFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
 import { UsageError } from '../../harness/errors.ts';
@@ -77,11 +78,6 @@ export function buildGate(args: GateArgs): GateReport {
   };
 }
 
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-
 export function gateCommand(run: Runner): CommandBody {
   return {
     builder: (y: Argv) =>
@@ -103,9 +99,9 @@ export function gateCommand(run: Runner): CommandBody {
         const args = argv as unknown as GateArgs & { summaryMd?: string; junit?: string; quiet?: boolean; format?: 'table' | 'json' };
         const report = buildGate(args);
         const md = renderGateMarkdown(report);
-        if (args.summaryMd) write(args.summaryMd, md);
+        if (args.summaryMd) writeFileAtomicSync(args.summaryMd, md);
         if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, md + '\n');
-        if (args.junit) write(args.junit, renderGateJunit(report));
+        if (args.junit) writeFileAtomicSync(args.junit, renderGateJunit(report));
         if (args.format === 'json') {
           process.stdout.write(jsonText({ format: 'treebench-gate', version: 1, ...report }));
           return report.evaluation.passed ? 0 : 1;

@@ -1,5 +1,6 @@
 // `treebench tree build | inspect | compare`: build a table of contents for PDFs (and Markdown),
 // measure a tree, and compare a built tree with a reference outline.
+import { writeFileAtomicSync } from '../../harness/atomicFile.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -78,10 +79,7 @@ async function cmdBuild(a: BuildArgs): Promise<number> {
   if (outIsDir) fs.mkdirSync(a.out, { recursive: true });
   for (const doc of docs) {
     const file = outIsDir ? path.join(a.out, a.format === 'pageindex' ? `${doc.docId}_structure.json` : `${doc.docId}.json`) : a.out;
-    fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(serialise(doc), null, 2) + '\n');
-    fs.renameSync(tmp, file);
+    writeFileAtomicSync(path.resolve(file), JSON.stringify(serialise(doc), null, 2) + '\n');
     const q = treeQuality(doc);
     process.stderr.write(`${forTerminal(doc.docId)}: ${q.source ?? 'headings'}, ${q.nodes} nodes, depth ${q.depth}${q.pages ? `, ${q.pagesCovered}/${q.pages} pages covered` : ''} -> ${file}\n`);
   }

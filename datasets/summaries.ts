@@ -24,13 +24,26 @@ function ownPages(doc: DocTree, node: TreeNode): string {
   return (node.text && node.text.trim()) || (node.pages && doc.pages) ? ownText(doc, node) : '';
 }
 
-/** The whole span of a node: its own text and its descendants', in order. */
-function spanText(doc: DocTree, node: TreeNode): string {
-  if (node.pages && doc.pages && !node.text) return doc.pages.slice(node.pages[0] - 1, node.pages[1]).join('\n');
+/**
+ * The whole span of a node: its own text and its descendants', in order — gathered only until
+ * `maxChars` are reached (every ancestor of a deep tree asks, so the whole span would cost the
+ * document's size once per level).
+ */
+function spanText(doc: DocTree, node: TreeNode, maxChars: number): string {
   const parts: string[] = [];
+  let chars = 0;
+  const add = (t: string) => {
+    parts.push(t);
+    chars += t.length + 1;
+  };
+  if (node.pages && doc.pages && !node.text) {
+    for (let p = node.pages[0]; p <= node.pages[1] && chars <= maxChars; p++) add(doc.pages[p - 1] ?? '');
+    return parts.join('\n');
+  }
   const visit = (n: TreeNode) => {
-    if (n.text) parts.push(n.text);
-    else if (n.children.length === 0) parts.push(ownPages(doc, n));
+    if (chars > maxChars) return; // the joined text already holds maxChars characters
+    if (n.text) add(n.text);
+    else if (n.children.length === 0) add(ownPages(doc, n));
     n.children.forEach(visit);
   };
   visit(node);
@@ -44,7 +57,7 @@ function spanText(doc: DocTree, node: TreeNode): string {
  */
 export function summarySourceText(doc: DocTree, node: TreeNode, maxChars = 12_000): string {
   const own = node.text ?? ownPages(doc, node);
-  const text = (own.match(/\S+/g)?.length ?? 0) >= 20 || node.children.length === 0 ? own : spanText(doc, node);
+  const text = (own.match(/\S+/g)?.length ?? 0) >= 20 || node.children.length === 0 ? own : spanText(doc, node, maxChars);
   return text.length > maxChars ? text.slice(0, maxChars) : text;
 }
 

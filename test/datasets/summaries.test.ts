@@ -69,3 +69,14 @@ describe('extractive summaries', () => {
     expect(doc.summaries).toBe('extractive');
   });
 });
+
+describe('summarySourceText on a heading without text of its own', () => {
+  it('is the first maxChars characters of the whole span, however the bound falls', () => {
+    const leaf = (t: string) => ({ id: t, title: t, text: t, children: [] });
+    const node = { id: 'r', title: 'r', children: [leaf('a'.repeat(9)), leaf('b'.repeat(9)), leaf('c'.repeat(9))] };
+    const full = ['a'.repeat(9), 'b'.repeat(9), 'c'.repeat(9)].join('\n');
+    for (let m = 1; m <= full.length + 2; m++) {
+      expect(summarySourceText({ docId: 'd', title: 'd', nodes: [node] } as never, node as never, m)).toBe(full.slice(0, m));
+    }
+  });
+});

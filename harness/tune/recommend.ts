@@ -14,12 +14,13 @@
 //      else calls/question; ties go to the higher objective, then fewer tokens.
 // Only variants that ran every question of the run compete (a successive-halving run keeps its
 // dropped variants' partial results in the same folder; they are on no frontier).
+import { perQuestion } from '../compare/paired.ts';
 import { binomTest } from '../stats/binomial.ts';
 import { holm } from '../stats/holm.ts';
 import { pairedPermutation } from '../stats/permutation.ts';
 import { paretoFrontier } from '../metrics/pareto.ts';
 import { percentile } from '../metrics/percentile.ts';
-import { RECORD_METRICS, RETRIEVAL_LEVELS, type MeanMetricPath, type RetrievalLevel } from '../metrics/summary.ts';
+import { RETRIEVAL_LEVELS, type MeanMetricPath, type RetrievalLevel } from '../metrics/summary.ts';
 import { latestRecords } from '../runStore.ts';
 import type { RunRecord } from '../types.ts';
 
@@ -33,17 +34,8 @@ export function objectiveMetric(objective: Objective, records: readonly RunRecor
   return `retrieval.${level}.recall`;
 }
 
-/** Question id → value, repeats averaged; questions where the metric does not apply are absent. */
-export function perQuestion(records: readonly RunRecord[], metric: MeanMetricPath): Map<string, number> {
-  const sums = new Map<string, [number, number]>();
-  for (const r of records) {
-    const v = RECORD_METRICS[metric](r);
-    if (v === null || v === undefined) continue;
-    const s = sums.get(r.questionId) ?? [0, 0];
-    sums.set(r.questionId, [s[0] + v, s[1] + 1]);
-  }
-  return new Map([...sums].map(([q, [sum, n]]) => [q, sum / n]));
-}
+// Question id → value, repeats averaged: the paired comparison's own per-question values.
+export { perQuestion };
 
 export interface VariantPoint {
   id: string;

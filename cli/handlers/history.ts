@@ -36,9 +36,10 @@ export function historyCommand(run: Runner): CommandBody {
     handler: (argv) =>
       run(() => {
         const a = argv as unknown as HistoryArgs;
-        const dirs = findRunDirs(a.runs);
-        const level = headlineLevel(...dirs.slice(0, 1).map((d) => loadRun(d).records));
-        const report = buildHistory(dirs, {
+        // Loaded once: the metric level is read from the runs' records, then the history is built.
+        const runs = findRunDirs(a.runs).map((d) => loadRun(d));
+        const level = headlineLevel(...runs.map((r) => r.records));
+        const report = buildHistory(runs, {
           metrics: resolveMetrics(splitList(a.metric), level, '--metric'),
           strategies: splitList(a.strategies),
           alpha: checkAlpha(a.alpha),

@@ -87,11 +87,12 @@ function summaryOf(run: LoadedRun): Map<string, StrategySummary> {
   return new Map(summary.strategies.map((s) => [s.strategy, s]));
 }
 
-export function buildHistory(dirs: readonly string[], opts: HistoryOptions): HistoryReport {
+/** `dirs`: run folders, or runs already loaded (the caller may have needed their records first). */
+export function buildHistory(dirs: ReadonlyArray<string | LoadedRun>, opts: HistoryOptions): HistoryReport {
   const alpha = opts.alpha ?? 0.05;
   const resamples = opts.resamples ?? 10_000;
   if (dirs.length === 0) throw new UsageError('history needs at least one run folder');
-  const runs = dirs.map((d) => loadRun(d)).sort((a, b) => a.manifest.startedAt.localeCompare(b.manifest.startedAt) || a.manifest.runId.localeCompare(b.manifest.runId));
+  const runs = dirs.map((d) => (typeof d === 'string' ? loadRun(d) : d)).sort((a, b) => a.manifest.startedAt.localeCompare(b.manifest.startedAt) || a.manifest.runId.localeCompare(b.manifest.runId));
   const all = [...new Set(runs.flatMap(strategyIds))];
   const wanted = opts.strategies?.length ? opts.strategies : all;
   const unknown = wanted.filter((s) => !all.includes(s));

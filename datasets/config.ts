@@ -78,7 +78,7 @@ export const corpusConfigSchema = z
      */
     summaries: z.enum(['auto', 'none', 'extractive', 'model']).default('auto'),
     summaryTokens: z.number().int().min(8).max(1000).default(60),
-    /** PDFs: keep extracted text and built trees in `.treebench/ingest` (keyed by file hash, builder version and options). */
+    /** PDFs and Markdown: keep extracted text, parsed and built trees in `.treebench/ingest` (keyed by file hash, parser/builder version and options). */
     cache: z.boolean().default(true),
     cacheDir: z.string().min(1).default('.treebench/ingest'),
     /** Folders: only files whose path relative to the folder matches one of these globs. */

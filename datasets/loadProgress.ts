@@ -1,5 +1,6 @@
 // Progress on stderr while a load takes long (harness/progress.ts draws the line): PDF
-// extraction counts documents and pages, big Markdown folders count files.
+// extraction counts documents and pages. Markdown folders have theirs in markdownIngest.ts,
+// from TEXT_FILES_FOR_PROGRESS files up.
 import { startProgress } from '../harness/progress.ts';
 import { readPdfs, type PdfContent } from './pdf.ts';
 

@@ -33,7 +33,7 @@ export interface Match {
 
 export interface FindOptions {
   skip?: (l: Line) => boolean;
-  /** Also try the loose forms (qualities 3 and 4). */
+  /** Also try the loose forms (qualities 3 to 5, see Match.quality). */
   loose?: boolean;
 }
 

@@ -130,8 +130,8 @@ const runningKey = (text: string) => normText(text).replace(/\d+/g, '#').replace
 
 /**
  * Running headers and footers: texts (digits folded) that appear among the first or last three
- * lines of at least a fifth of the pages (and at least three). Returns the set of their keys;
- * `isRunning(line)` asks about one line.
+ * lines of at least a fifth of the pages (and at least three). Returns a predicate that says
+ * whether one line is such a running line.
  */
 export function runningLines(lines: Line[][]): (l: Line) => boolean {
   const pagesWith = new Map<string, number>();

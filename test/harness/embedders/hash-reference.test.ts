@@ -7,6 +7,7 @@ import { loadBenchmarkData } from '../../../datasets/registry.ts';
 import { validateConfig } from '../../../harness/config.ts';
 import { ValueIndex } from '../../../harness/valueIndex.ts';
 
+// Written out again on purpose: the reference shares no code with the embedder it checks.
 function fmix32(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);

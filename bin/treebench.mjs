@@ -11,12 +11,14 @@ import { buildIsCurrent } from './source-dirs.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 const fromSources = existsSync(join(root, 'cli', 'main.ts')) && !buildIsCurrent(root);
-let main;
+let main, limitHeapGrowth;
 if (fromSources) {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main } = await import('../cli/main.ts'));
+  ({ main, limitHeapGrowth } = await import('../cli/main.ts'));
 } else {
-  ({ main } = await import('../cli/main.js'));
+  ({ main, limitHeapGrowth } = await import('../cli/main.js'));
 }
+// The command's process only (not `main()` called in-process by tests): see cli/heapGrowth.ts.
+limitHeapGrowth();
 process.exitCode = await main(process.argv.slice(2));

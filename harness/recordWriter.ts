@@ -8,13 +8,9 @@
 // the write's completion) falls more than MAX_QUEUED lines behind, the runner waits for the
 // write in flight before it finishes another record, so neither memory nor the records at risk
 // grow with the run.
-//
-// Also here: what a summary needs of a record (`summaryRecord`), so a run holds compact summary
-// rows, not every full record with its call log and trace, in memory.
 import { open, type FileHandle } from 'node:fs/promises';
-import { recordFailed } from './metrics/summary.ts';
 import { redactSecrets } from './secrets.ts';
-import type { CallLog, RunRecord } from './types.ts';
+import type { RunRecord } from './types.ts';
 
 /** Lines allowed to wait behind the write in flight before `caughtUp()` makes callers wait. */
 const MAX_QUEUED = 64;
@@ -79,52 +75,4 @@ export class RecordWriter {
       if (h) await (await h).close();
     }
   }
-}
-
-/**
- * The fields summaries, intervals and gates read, without the heavy parts (trace, evidence, the
- * question and answer texts, the finishing time; the gold answers unless the record failed, as
- * only then do summaries look at them; the call log cut to shared stand-ins): what the runner
- * keeps in memory per record.
- */
-export function summaryRecord(r: RunRecord): RunRecord {
-  return {
-    ...r,
-    question: '',
-    answer: '',
-    gold: recordFailed(r) ? r.gold : NO_GOLD,
-    evidence: [],
-    trace: [],
-    finishedAt: '',
-    callLog: standInLog(r.callLog),
-  };
-}
-
-const NO_GOLD: string[] = Object.freeze([]) as unknown as string[];
-
-// Summaries only count calls, cached calls and estimated calls, so summary rows share call-log
-// stand-ins (per kind, cached or not, tokens estimated or not), and whole call logs made of the
-// same stand-ins in the same order share one frozen array: most records of a strategy make the
-// same calls.
-const STAND_INS = new Map<string, CallLog>();
-const STAND_IN_LOGS = new Map<string, CallLog[]>();
-const standInKey = (c: CallLog) => `${c.kind}|${c.cached ? 1 : 0}|${c.estimated ? 1 : 0}`;
-function standInFor(c: CallLog): CallLog {
-  const key = standInKey(c);
-  let hit = STAND_INS.get(key);
-  if (!hit) {
-    hit = Object.freeze({ kind: c.kind, model: '', inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: c.cached, retries: 0, ...(c.estimated ? { estimated: true } : {}) });
-    STAND_INS.set(key, hit);
-  }
-  return hit;
-}
-function standInLog(log: CallLog[]): CallLog[] {
-  const key = log.map(standInKey).join(',');
-  let hit = STAND_IN_LOGS.get(key);
-  if (!hit) {
-    hit = Object.freeze(log.map(standInFor)) as CallLog[];
-    // Bounded: a strategy's call patterns are few, but a budget sweep could make many.
-    if (STAND_IN_LOGS.size < 10_000) STAND_IN_LOGS.set(key, hit);
-  }
-  return hit;
 }

@@ -66,6 +66,8 @@ async function sdkFloor() {
 }
 
 async function harness(strategy) {
+  // As the `treebench` command does at start (bin/treebench.mjs).
+  (await import('../../cli/heapGrowth.js')).limitHeapGrowth();
   const { validateConfig } = await import('../../harness/config.js');
   const { runBenchmark } = await import('../../harness/runner.js');
   const { createProvider } = await import('../../harness/providers/registry.js');

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setImmediate as tick } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RecordWriter, summaryRecord } from '../../harness/recordWriter.ts';
+import { RecordWriter } from '../../harness/recordWriter.ts';
 import { RunStore } from '../../harness/runStore.ts';
 import { validateConfig, type LoadedConfig } from '../../harness/config.ts';
 import { runBenchmark } from '../../harness/runner.ts';
@@ -93,16 +93,6 @@ describe('RecordWriter', () => {
     // At most 64 lines may still wait behind the write in flight.
     expect(readFileSync(path, 'utf8').split('\n').length - 1).toBeGreaterThanOrEqual(500 - 64);
     await writer.close();
-  });
-
-  it('summary rows give the same summary as full records', () => {
-    const full = Array.from({ length: 30 }, (_, i) =>
-      record(i, { callLog: [{ kind: 'chat', model: 'm', inputTokens: 3, outputTokens: 1, costUsd: 0, latencyMs: 1, cached: i % 2 === 0, retries: 0 }], trace: [{ kind: 'note', detail: 'x' } as never] }),
-    );
-    expect(summarize(full.map(summaryRecord))).toEqual(summarize(full));
-    // A failed record keeps its gold answers (summaries ask whether the question was scorable).
-    const failed = [...full, record(30, { error: 'boom', scores: null, gold: ['yes'] }), record(31, { error: 'boom', scores: null, gold: ['12 apples'] })];
-    expect(summarize(failed.map(summaryRecord))).toEqual(summarize(failed));
   });
 });
 

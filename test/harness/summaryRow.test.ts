@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { summaryRecord } from '../../harness/summaryRow.ts';
+import { summarize } from '../../harness/metrics/summary.ts';
+import { withIntervals } from '../../harness/metrics/intervals.ts';
+import { mulberry32 } from '../../harness/random.ts';
+import type { AnswerScores, RetrievalScores, RunRecord } from '../../harness/types.ts';
+import { record } from './metrics/summaryFixture.ts';
+
+// Records as a run makes them: scores mostly 0 or 1, some fractional, retrieval at two cutoffs.
+function records(n: number): RunRecord[] {
+  const r = mulberry32(11);
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
+  const level = (): RetrievalScores | null => (r() < 0.2 ? null : { recall: pick([0, 1, 0.5, 1 / 3]), precision: pick([0, 0.1, 0.2]), mrr: pick([0, 1, 0.5]), ndcg: pick([0, 1, 0.6309297535714575]) });
+  return Array.from({ length: n }, (_, i) => {
+    const correct = r() < 0.6 ? 1 : 0;
+    const scores: AnswerScores = { correct, exactMatch: correct, f1: pick([0, 1, 0.4, 2 / 3]), numericMatch: pick([null, 0, 1]), yesNo: null, choice: null };
+    return record({
+      strategy: `s${i % 3}`,
+      questionId: `q${Math.floor(i / 3)}`,
+      question: `question ${i}`,
+      answer: `answer ${i}`,
+      gold: [`gold ${i}`],
+      scores: i % 17 === 0 ? null : scores,
+      ...(i % 17 === 0 ? { error: 'boom' } : {}),
+      retrieval: { node: level(), page: level(), doc: level(), k: 10, at: { '5': { node: level(), page: level(), doc: level() } } },
+      calls: 2,
+      inputTokens: 100 + i,
+      outputTokens: 7,
+      costUsd: 0.0001 * i,
+      latencyMs: 12.3 + i,
+      callLog: [
+        { kind: 'chat', model: 'm', inputTokens: 50, outputTokens: 3, costUsd: 0, latencyMs: 1, cached: i % 2 === 0, retries: 0 },
+        { kind: 'chat', model: 'm', inputTokens: 50, outputTokens: 4, costUsd: 0, latencyMs: 1, cached: false, retries: 1, ...(i % 5 === 0 ? { estimated: true } : {}) },
+      ],
+      trace: [{ kind: 'note', detail: 'x' } as never],
+      evidence: [{ docId: 'd', nodeId: 'n', chars: 3 } as never],
+    });
+  });
+}
+
+describe('summary rows', () => {
+  it('give the same summary and intervals as the full records', () => {
+    const full = records(300);
+    const rows = full.map(summaryRecord);
+    expect(summarize(rows)).toEqual(summarize(full));
+    expect(withIntervals(summarize(rows), rows, { seed: 5, resamples: 200 })).toEqual(withIntervals(summarize(full), full, { seed: 5, resamples: 200 }));
+    // A failed record keeps its gold answers (summaries ask whether the question was scorable).
+    const failed = [...full, record({ strategy: 's0', questionId: 'x1', error: 'boom', scores: null, gold: ['yes'] }), record({ strategy: 's0', questionId: 'x2', error: 'boom', scores: null, gold: ['12 apples'] })];
+    expect(summarize(failed.map(summaryRecord))).toEqual(summarize(failed));
+  });
+
+  it('share equal score objects, frozen, and keep unequal ones apart', () => {
+    const a = record({ strategy: 's', questionId: 'a', scores: { correct: 1, exactMatch: 1, f1: 0.5, numericMatch: null, yesNo: null, choice: null }, retrieval: { node: null, page: { recall: 1, precision: 0.1, mrr: 1, ndcg: 1 }, doc: null, k: 10 } });
+    const b = record({ strategy: 's', questionId: 'b', scores: { ...a.scores! }, retrieval: { node: null, page: { ...a.retrieval!.page! }, doc: null, k: 10 } });
+    // Counter-examples: a field differing only by null vs 0, by -0 vs 0, or by a tiny amount.
+    const c = record({ strategy: 's', questionId: 'c', scores: { ...a.scores!, numericMatch: 0 } });
+    const d = record({ strategy: 's', questionId: 'd', scores: { ...a.scores!, f1: 0.5000000000000001 } });
+    const e = record({ strategy: 's', questionId: 'e', retrieval: { node: null, page: { ...a.retrieval!.page!, mrr: -0 }, doc: null, k: 10 } });
+    const [ra, rb, rc, rd, re] = [a, b, c, d, e].map(summaryRecord);
+    expect(rb!.scores).toBe(ra!.scores);
+    expect(rb!.retrieval!.page).toBe(ra!.retrieval!.page);
+    expect(Object.isFrozen(ra!.scores)).toBe(true);
+    expect(() => {
+      'use strict';
+      (ra!.scores as { f1: number }).f1 = 0;
+    }).toThrow(TypeError);
+    expect(rc!.scores).not.toBe(ra!.scores);
+    expect(rc!.scores!.numericMatch).toBe(0);
+    expect(rd!.scores).not.toBe(ra!.scores);
+    expect(rd!.scores!.f1).toBe(0.5000000000000001);
+    expect(re!.retrieval!.page).not.toBe(ra!.retrieval!.page);
+    expect(Object.is(re!.retrieval!.page!.mrr, -0)).toBe(true);
+    // The record itself is left as it was.
+    expect(Object.isFrozen(a.scores)).toBe(false);
+    expect(a.question).toBe('question a?');
+  });
+
+  it('drop the heavy parts and share call-log stand-ins', () => {
+    const [w, x, y] = records(3).map(summaryRecord);
+    expect(x!.trace).toEqual([]);
+    expect(x!.evidence).toEqual([]);
+    expect(x!.question).toBe('');
+    expect(x!.evidence).toBe(y!.evidence);
+    expect(w!.callLog.map((c) => [c.kind, c.cached, c.estimated ?? false])).toEqual([['chat', true, false], ['chat', false, true]]);
+    expect(x!.callLog.map((c) => [c.kind, c.cached, c.estimated ?? false])).toEqual([['chat', false, false], ['chat', false, false]]);
+    expect(x!.callLog[1]).toBe(y!.callLog[1]);
+  });
+});

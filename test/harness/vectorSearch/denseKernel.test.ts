@@ -33,7 +33,7 @@ describe('dense SIMD kernel', () => {
     expect(Buffer.from(mod.toBinary({}).buffer).toString('base64')).toBe(DENSE_DOT_WASM);
   });
 
-  it.each([1, 3, 4, 5, 7, 8, 32, 384, 387])('gives bit-identical scores and rankings to the JS scan (dim %i)', (dim) => {
+  it.each([1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 384, 387])('gives bit-identical scores and rankings to the JS scan (dim %i)', (dim) => {
     const n = 2 * BLOCK_ROWS + 91;
     const vs = rows(n, dim, dim);
     // The SIMD store starts with room for one row, so its WebAssembly memory grows (and its views move).

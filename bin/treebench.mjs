@@ -11,14 +11,15 @@ import { buildIsCurrent } from './source-dirs.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 const fromSources = existsSync(join(root, 'cli', 'main.ts')) && !buildIsCurrent(root);
-let main, limitHeapGrowth;
+let main, markCommandProcess;
 if (fromSources) {
   const { register } = await import('tsx/esm/api');
   register();
-  ({ main, limitHeapGrowth } = await import('../cli/main.ts'));
+  ({ main, markCommandProcess } = await import('../cli/main.ts'));
 } else {
-  ({ main, limitHeapGrowth } = await import('../cli/main.js'));
+  ({ main, markCommandProcess } = await import('../cli/main.js'));
 }
-// The command's process only (not `main()` called in-process by tests): see cli/heapGrowth.ts.
-limitHeapGrowth();
+// This process is the command: runs that call a model over the network may tune its garbage
+// collector (cli/heapGrowth.ts), which `main()` called in-process by a program or test never does.
+markCommandProcess();
 process.exitCode = await main(process.argv.slice(2));

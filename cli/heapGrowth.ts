@@ -1,18 +1,25 @@
-// Two V8 garbage-collector settings that keep a run's memory near what it holds alive.
+// Two V8 garbage-collector settings that keep a run's memory near what it holds alive, for runs
+// whose calls wait on a model over the network.
 //
-// A run keeps little alive (the corpus, its index, the tokenizer and one summary row per record:
-// about 40–60 MB), but every call's request, reply and record live for the 100 ms or more they
-// wait on the model. By default V8 (1) doubles the young generation up to 2 × 16 MB whenever
-// much of it survives a scavenge, which these waiting objects always do, and (2) lets the old
-// generation grow to as much as 4× its live size before collecting it in full. A 2,000-call run
-// at concurrency 64 then peaked at 236–245 MB RSS. With the young generation kept at its
-// starting size and the old generation collected at 1.5× its live size it peaks at 157–169 MB
-// (`npm run bench:http`), for about 0.2 ms more CPU per call; PDF extraction and index building
-// take the same time. Both flags are read as the heap grows, so setting them at start works.
-// The `treebench` command sets them once; a flag the user set (node flag or NODE_OPTIONS) stays.
+// Such a run keeps little alive (the corpus, its index, the tokenizer and one summary row per
+// record: about 40–60 MB), but every call's request, reply and record live for the 100 ms or
+// more they wait on the model. By default V8 (1) doubles the young generation up to 2 × 16 MB
+// whenever much of it survives a scavenge, which these waiting objects always do, and (2) lets
+// the old generation grow to as much as 4× its live size before collecting it in full. A
+// 2,000-call run at concurrency 64 then peaked at 236–245 MB RSS. With the young generation kept
+// at its starting size and the old generation collected at 1.5× its live size it peaks at
+// 157–169 MB (`npm run bench:http`), for about 0.2 ms more CPU per call. Both flags are read as
+// the heap grows, so setting them after start works, provided it is before the data loads.
+//
+// Runs on the offline reasoner wait on nothing: they are bound by CPU, and there the small young
+// generation costs time (quickstart 3.0–3.1 s → 3.6 s) to save memory nobody is short of
+// (218 → 170 MB), so they keep V8's defaults. Only the `treebench` command's own process is
+// tuned (bin/treebench.mjs says so), never a program or test that calls the CLI in-process; a
+// node flag of the user's (`node --heap-growing-percent=… treebench …`) is left alone, and
+// TREEBENCH_HEAP_FLAGS=off keeps V8's defaults. (NODE_OPTIONS cannot carry these V8 flags.)
 import { setFlagsFromString } from 'node:v8';
 
-/** [flag name, value] pairs set at start. */
+/** [flag name, value] pairs. */
 export const HEAP_FLAGS: ReadonlyArray<readonly [string, number]> = [
   // The old generation is collected in full at (1 + this / 100) × its live size.
   ['heap-growing-percent', 50],
@@ -20,15 +27,32 @@ export const HEAP_FLAGS: ReadonlyArray<readonly [string, number]> = [
   ['semi-space-growth-factor', 1],
 ];
 
-/** The flags of HEAP_FLAGS to set: those the process was not started with (node flag or NODE_OPTIONS). */
-export function heapFlagsToSet(execArgv: readonly string[], nodeOptions: string): string[] {
-  const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)].filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')[0]!.replace(/_/g, '-')));
+/** The flags of HEAP_FLAGS to set: those the process was not started with. */
+export function heapFlagsToSet(execArgv: readonly string[]): string[] {
+  const given = new Set(execArgv.filter((a) => a.startsWith('--')).map((a) => a.slice(2).split('=')[0]!.replace(/_/g, '-')));
   return HEAP_FLAGS.filter(([name]) => !given.has(name)).map(([name, value]) => `--${name}=${value}`);
 }
 
-/** Sets the flags heapFlagsToSet names for this process; returns them. */
+/** Sets the flags heapFlagsToSet names for this process (unless TREEBENCH_HEAP_FLAGS=off); returns them. */
 export function limitHeapGrowth(): string[] {
-  const flags = heapFlagsToSet(process.execArgv, process.env.NODE_OPTIONS ?? '');
+  if (process.env.TREEBENCH_HEAP_FLAGS === 'off') return [];
+  const flags = heapFlagsToSet(process.execArgv);
   for (const flag of flags) setFlagsFromString(flag);
   return flags;
+}
+
+let commandProcess = false;
+
+/** Called by bin/treebench.mjs: this process is the `treebench` command, its heap its own to tune. */
+export function markCommandProcess(): void {
+  commandProcess = true;
+}
+
+/**
+ * Before a run (or tuning) loads its data: the heap flags, in the command's own process, when
+ * any of `providers` (the model's, the judge's) calls over the network. Returns the flags set.
+ */
+export function limitHeapForModelCalls(providers: ReadonlyArray<string | undefined>): string[] {
+  if (!commandProcess || providers.every((p) => p === undefined || p === 'offline')) return [];
+  return limitHeapGrowth();
 }

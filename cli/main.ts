@@ -17,7 +17,7 @@ import { consoleStyle } from '../reports/console.ts';
 import { COMMANDS, commandName } from './commands.ts';
 import type { Runner } from './runner.ts';
 
-export { limitHeapGrowth } from './heapGrowth.ts';
+export { markCommandProcess } from './heapGrowth.ts';
 
 export async function buildCli(argv: string[], setExit: (code: number) => void): Promise<Argv> {
   const run: Runner = (fn) => async () => setExit(await fn());

@@ -66,7 +66,7 @@ async function sdkFloor() {
 }
 
 async function harness(strategy) {
-  // As the `treebench` command does at start (bin/treebench.mjs).
+  // As `treebench run` does for a config whose model is called over the network (cli/heapGrowth.ts).
   (await import('../../cli/heapGrowth.js')).limitHeapGrowth();
   const { validateConfig } = await import('../../harness/config.js');
   const { runBenchmark } = await import('../../harness/runner.js');

@@ -2,6 +2,7 @@
 // and print the table. Exit codes: see runExitCode.
 import type { Argv } from 'yargs';
 import { loadConfig } from '../../harness/config.ts';
+import { limitHeapForModelCalls } from '../heapGrowth.ts';
 import { runBenchmark, selectQuestions, type Progress } from '../../harness/runner.ts';
 import { RunStore, latestRecords } from '../../harness/runStore.ts';
 import { UsageError } from '../../harness/errors.ts';
@@ -57,6 +58,7 @@ async function cmdRun(args: {
   if (args.retryErrors && !args.resume) throw new UsageError('--retry-errors only applies with --resume <runDir>');
   const shard = shardFrom(args.shard);
   const loaded = loadConfig(args.config, { set: setFlags(args.set) });
+  limitHeapForModelCalls([loaded.config.model.provider, loaded.config.scoring.judge?.provider]);
   // The corpus need only serve the questions that will run (corpus.only: referenced, financebench).
   // (A folder a kill left without its manifest has no selection yet: runBenchmark starts it.)
   const resumeIds = args.resume ? resumeSelection(args.resume) : null;

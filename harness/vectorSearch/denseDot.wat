@@ -12,14 +12,15 @@
 ;; scores identical); with four chains the loop is bound by its instruction count, not by the
 ;; latency of the adds as it was with two (four partial sums), so the body does sixteen elements
 ;; per step (then eight, then one at a time), and each pair of floats is loaded straight into a
-;; promotion (v128.load64_zero) rather than loaded by four and shuffled. On 1M × 384 these took
-;; the scan from 1.5–1.7× one SIMD pass over the vectors to 1.2–1.35×. Scoring two rows per loop
-;; instead (same sums, more chains) ran 2.5× slower under V8's optimising compiler.
+;; promotion (v128.load64_zero) rather than loaded by four and shuffled. On 1M × 384 the kernel
+;; alone went from 1.5–1.7× one SIMD pass over the vectors to 1.2–1.35× (a whole exact query,
+;; top-k included, 1.41–1.47× in `npm run bench:search`). Scoring two rows per loop instead (same
+;; sums, more chains) ran 2.5× slower under V8's optimising compiler.
 (module
   (import "env" "memory" (memory 0))
   (func (export "scores") (param $p i32) (param $query i32) (param $dim i32) (param $rows i32) (param $out i32)
     (local $r i32) (local $q i32) (local $qbody i32) (local $qend i32)
-    (local $s01 v128) (local $s23 v128) (local $s45 v128) (local $s67 v128) (local $x v128) (local $y v128) (local $a f64)
+    (local $s01 v128) (local $s23 v128) (local $s45 v128) (local $s67 v128) (local $a f64)
     (local.set $qbody (i32.add (local.get $query) (i32.shl (i32.and (local.get $dim) (i32.const -8)) (i32.const 3))))
     (local.set $qend (i32.add (local.get $query) (i32.shl (local.get $dim) (i32.const 3))))
     (block $done

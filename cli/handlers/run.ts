@@ -64,6 +64,7 @@ async function cmdRun(args: {
   const resumeIds = args.resume ? resumeSelection(args.resume) : null;
   const limit = flags.limit ?? loaded.config.run.limit;
   const wasQuiet = process.env.TREEBENCH_QUIET;
+  const quiet = Boolean(args.quiet) || wasQuiet === '1';
   if (args.quiet) process.env.TREEBENCH_QUIET = '1'; // the load's progress lines (harness/progress.ts) too
   let data: Awaited<ReturnType<typeof loadBenchmarkData>>;
   try {
@@ -88,8 +89,8 @@ async function cmdRun(args: {
     ...(args.retryErrors ? { retryErrors: true } : {}),
     ...(shard ? { shard } : {}),
     ...(args.cache !== undefined ? { cache: args.cache } : {}),
-    onProgress: progressPrinter(Boolean(args.quiet)),
-    onSummaryProgress: summaryProgress(Boolean(args.quiet)),
+    onProgress: progressPrinter(quiet),
+    onSummaryProgress: summaryProgress(quiet),
     signal: interrupt.signal,
     onNote: (m) => process.stderr.write(forTerminal(`note: ${m}\n`)),
   }).finally(() => interrupt.dispose());
@@ -201,7 +202,12 @@ export function runCommand(run: Runner): CommandBody {
         .option('quiet', { type: 'boolean', describe: 'No progress on stderr' })
         .option('set', { type: 'string', requiresArg: true, describe: 'Override a config field, e.g. --set budget.calls=12 (repeatable; validated like the file)' })
         .example('$0 run configs/quickstart.yaml', 'offline quickstart over the bundled sample')
-        .example('$0 run configs/emanual-s10.yaml --strategies vector,node-list --limit 10', 'a quick slice'),
+        .example('$0 run configs/emanual-s10.yaml --strategies vector,node-list --limit 10', 'a quick slice')
+        .epilogue(
+          'Environment: OPENAI_API_KEY and OPENAI_BASE_URL for model.provider: openai (the key is never written anywhere); ' +
+            'TREEBENCH_SHARD=i/n as --shard; TREEBENCH_QUIET=1 as --quiet; TREEBENCH_HEAP_FLAGS=off keeps V8\'s garbage-collector ' +
+            'defaults for runs that call a model over the network (treebench otherwise keeps their memory near what they hold alive).',
+        ),
     handler: (a) => run(() => cmdRun(a as unknown as Parameters<typeof cmdRun>[0]))(),
   };
 }

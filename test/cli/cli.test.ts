@@ -36,6 +36,25 @@ describe('treebench CLI', () => {
     expect(md.out).toMatch(/\| *strategy *\|/);
   });
 
+  it('prints progress on stderr unless --quiet or TREEBENCH_QUIET=1', async () => {
+    const out = tmp();
+    const args = ['run', 'configs/quickstart.yaml', '--limit', '2', '--strategies', 'vector', '--out', out];
+    const loud = await cli(...args, '--run-id', 'loud');
+    expect(loud.err).toMatch(/running: 2\/2 records/);
+    const before = process.env.TREEBENCH_QUIET;
+    process.env.TREEBENCH_QUIET = '1';
+    try {
+      const quiet = await cli(...args, '--run-id', 'env');
+      expect(quiet.code).toBe(0);
+      expect(quiet.err).not.toMatch(/running:|indexing:/);
+    } finally {
+      if (before === undefined) delete process.env.TREEBENCH_QUIET;
+      else process.env.TREEBENCH_QUIET = before;
+    }
+    const flag = await cli(...args, '--run-id', 'flag', '--quiet');
+    expect(flag.err).not.toMatch(/running:|indexing:/);
+  });
+
   it('traces one question of a finished run as an indented, titled path', async () => {
     const out = tmp();
     expect((await cli('run', 'configs/quickstart.yaml', '--limit', '2', '--strategies', 'layerwise', '--out', out, '--run-id', 't', '--quiet')).code).toBe(0);

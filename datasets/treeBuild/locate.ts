@@ -63,6 +63,35 @@ const normRest = (l: Line): string => {
   return n;
 };
 const compact = (s: string) => s.replace(/ /g, '');
+// The same per line for the compacted forms and the numbering (findTitle visits every line of
+// the pages searched, once per title looked up).
+const compactCache = new WeakMap<Line, string>();
+const normCompact = (l: Line): string => {
+  let c = compactCache.get(l);
+  if (c === undefined) {
+    c = compact(norm(l));
+    compactCache.set(l, c);
+  }
+  return c;
+};
+const restCompactCache = new WeakMap<Line, string>();
+const restCompact = (l: Line): string => {
+  let c = restCompactCache.get(l);
+  if (c === undefined) {
+    c = compact(normRest(l));
+    restCompactCache.set(l, c);
+  }
+  return c;
+};
+const numberingCache = new WeakMap<Line, ReturnType<typeof numbering>>();
+const lineNumbering = (l: Line): ReturnType<typeof numbering> => {
+  let n = numberingCache.get(l);
+  if (n === undefined) {
+    n = numbering(l.text);
+    numberingCache.set(l, n);
+  }
+  return n;
+};
 
 /** A list label before an entry: "a)", "(b)", "iv)", "3)". */
 const LIST_LABEL = /^\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s+/i;
@@ -92,11 +121,10 @@ export function wordOverlap(a: string, b: string): number {
 const MIN_REWORDED_OVERLAP = 0.7;
 const label = (text: string, rest: string) => normText(text.trim().slice(0, text.trim().length - rest.length));
 
-/** Same "Item 5" / "Note 12" number on both, and most of the words after it shared. */
-function sameNumberReworded(title: string, l: Line): boolean {
-  const a = numbering(title);
+/** Same "Item 5" / "Note 12" number on both, and most of the words after it shared (`a`: the title's numbering). */
+function sameNumberReworded(title: string, a: ReturnType<typeof numbering>, l: Line): boolean {
   if (!a || (a.kind !== 'item' && a.kind !== 'note') || a.rest.split(/\s+/).length < 2) return false;
-  const b = numbering(l.text);
+  const b = lineNumbering(l);
   if (!b || b.kind !== a.kind || label(title, a.rest) !== label(l.text, b.rest)) return false;
   return wordOverlap(a.rest, b.rest) >= MIN_REWORDED_OVERLAP;
 }
@@ -112,15 +140,13 @@ function truncated(t: string, a: string): boolean {
   return t.startsWith(a + ' ') && a.split(' ').length >= MIN_TRUNCATED_WORDS && a.length >= MIN_TRUNCATED_SHARE * t.length;
 }
 
-/** How `t` (normalised title) matches line i's text `a`, or -1. */
-function matchAt(t: string, a: string, lines: Line[], i: number): number {
-  const tc = compact(t);
-  const ac = compact(a);
+/** How `t` (normalised title; `tc` compacted) matches line i's text `a` (`ac` compacted), or -1. */
+function matchAt(t: string, tc: string, a: string, ac: string, lines: Line[], i: number): number {
   if (ac === tc) return 0;
   if (tc.startsWith(ac) && a.length >= Math.min(8, t.length)) {
     let joined = ac;
     for (let j = i + 1; j < Math.min(lines.length, i + 3) && joined.length < tc.length; j++) {
-      joined += compact(norm(lines[j]));
+      joined += normCompact(lines[j]);
       if (joined === tc) return 1;
     }
     // a wrapped heading followed by a short tail on its last line
@@ -138,26 +164,31 @@ export function findTitle(title: string, lines: Line[], options: FindOptions | (
   const { skip, loose } = typeof options === 'function' ? { skip: options, loose: false } : options;
   const t = normText(title);
   if (!t) return null;
-  const titleNumbered = numbering(title) !== null;
+  const tc = compact(t);
+  const titleNumbering = numbering(title);
   const label = title.replace(LIST_LABEL, '');
   const unlabelled = label !== title ? normText(label) : null;
+  const uc = unlabelled === null ? '' : compact(unlabelled);
   const head = loose ? titleHead(title) : null;
   const h = head ? normText(head) : null;
+  const hc = h === null ? '' : compact(h);
   let best: Match | null = null;
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i];
     if (skip?.(l)) continue;
     const a = norm(l);
     if (!a) continue;
-    let quality = matchAt(t, a, lines, i);
+    const ac = normCompact(l);
+    let quality = matchAt(t, tc, a, ac, lines, i);
     if (quality < 0 && loose) {
-      const rest = titleNumbered ? '' : normRest(l);
-      if (unlabelled && (matchAt(unlabelled, a, lines, i) >= 0 || (rest && matchAt(unlabelled, rest, lines, i) >= 0))) quality = 3;
-      else if (rest && matchAt(t, rest, lines, i) >= 0) quality = 3;
-      else if (h && (compact(a) === compact(h) || (rest && compact(rest) === compact(h)))) quality = 4;
+      const rest = titleNumbering !== null ? '' : normRest(l);
+      const rc = rest ? restCompact(l) : '';
+      if (unlabelled && (matchAt(unlabelled, uc, a, ac, lines, i) >= 0 || (rest && matchAt(unlabelled, uc, rest, rc, lines, i) >= 0))) quality = 3;
+      else if (rest && matchAt(t, tc, rest, rc, lines, i) >= 0) quality = 3;
+      else if (h && (ac === hc || (rest && rc === hc))) quality = 4;
       else if (t.length >= 12 && t.includes(' ') && a.startsWith(t + ' ') && a.length - t.length <= MAX_LOOSE_TAIL_CHARS) quality = 4;
       else if (truncated(t, a) || (rest && truncated(t, rest))) quality = 4;
-      else if (sameNumberReworded(title, l)) quality = 5;
+      else if (sameNumberReworded(title, titleNumbering, l)) quality = 5;
     }
     if (quality >= 0 && (!best || quality < best.quality)) best = { line: l, quality };
     if (best?.quality === 0) break;

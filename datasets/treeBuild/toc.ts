@@ -58,7 +58,18 @@ const MAX_TOC_START = 20;
 /** In a long document, the table of contents may start this far in (share of its pages). */
 const TOC_START_SHARE = 0.15;
 const MAX_DRIFT = 4;
-const ENTRY = /^(.*?\p{L}.*?)(?:\s*(?:\.\s*){2,}|\s*[·…_]{2,}\s*|\s+)(\d{1,4}|[ivxlc]{1,6})$/u;
+export const ENTRY = /^(.*?\p{L}.*?)(?:\s*(?:\.\s*){2,}|\s*[·…_]{2,}\s*|\s+)(\d{1,4}|[ivxlc]{1,6})$/u;
+/**
+ * ENTRY's match of a trimmed line. Its lazy groups make the regex slow on a long line that does
+ * not match, and most lines (prose) end in neither a digit nor i, v, x, l, c: those are refused
+ * before it runs (ENTRY cannot match them), which leaves the result unchanged.
+ */
+export function entryMatch(trimmed: string): RegExpMatchArray | null {
+  const c = trimmed.charCodeAt(trimmed.length - 1);
+  if (!((c >= 48 && c <= 57) || c === 105 || c === 118 || c === 120 || c === 108 || c === 99)) return null;
+  return trimmed.match(ENTRY);
+}
+const isEntry = (trimmed: string): boolean => entryMatch(trimmed) !== null;
 
 interface RawEntry {
   title: string;
@@ -80,7 +91,7 @@ function wrappedHead(page: Line[], i: number, used: Set<number>, title: string):
   const l = page[i];
   if (!prev || used.has(i - 1) || numbering(title)) return null;
   const num = numbering(prev.text);
-  if (!num || num.kind === 'part' || num.kind === 'chapter' || ENTRY.test(prev.text.trim()) || CONTINUED.test(prev.text)) return null;
+  if (!num || num.kind === 'part' || num.kind === 'chapter' || isEntry(prev.text.trim()) || CONTINUED.test(prev.text)) return null;
   const size = l.size || prev.size;
   const close = size > 0 ? Math.abs(prev.y - l.y) <= 1.8 * size : true;
   return close && l.x >= prev.x - 1 ? i - 1 : null;
@@ -96,12 +107,12 @@ function wrappedHead(page: Line[], i: number, used: Set<number>, title: string):
 function itemGroup(page: Line[], i: number): { title: string; last: number } | null {
   const l = page[i];
   const num = numbering(l.text);
-  if (!num || ENTRY.test(l.text.trim())) return null;
+  if (!num || isEntry(l.text.trim())) return null;
   let title = l.text.trim();
   let last = i;
   const next = page[i + 1];
   const below = (a: Line, b: Line) => (b.size || a.size) === 0 || Math.abs(a.y - b.y) <= 1.8 * (b.size || a.size);
-  if (num.rest === '' && next && !numbering(next.text) && !ENTRY.test(next.text.trim()) && below(l, next)) {
+  if (num.rest === '' && next && !numbering(next.text) && !isEntry(next.text.trim()) && below(l, next)) {
     title = `${title} ${next.text.trim()}`;
     last = i + 1;
   }
@@ -111,7 +122,7 @@ function itemGroup(page: Line[], i: number): { title: string; last: number } | n
   // wrapped onto the next line ("Item 5. Market for … of Equity" over "Securities 19")
   const indent = Math.max(l.x, page[last].x) + 4;
   let under = 0;
-  for (let j = last + 1; j < page.length && ENTRY.test(page[j].text.trim()) && !numbering(page[j].text) && page[j].x >= indent; j++) under++;
+  for (let j = last + 1; j < page.length && isEntry(page[j].text.trim()) && !numbering(page[j].text) && page[j].x >= indent; j++) under++;
   return under >= 2 ? { title, last } : null;
 }
 
@@ -137,7 +148,7 @@ function pageEntries(page: Line[]): RawEntry[] {
       return;
     }
     if (used.has(i)) return;
-    const m = t.match(ENTRY);
+    const m = entryMatch(t);
     if (m && !/[$€£%]/.test(m[1]) && digitShare(numbering(m[1])?.rest ?? m[1]) < 0.3) {
       const title = m[1].replace(/[\s.·…_]+$/, '').trim();
       const head = wrappedHead(page, i, used, title);

@@ -41,57 +41,28 @@ const MAX_TAIL_CHARS = 16;
 /** A TOC may shorten a heading: "Note 5. Restructuring Actions" for "… Actions and Exit Activities". */
 const MAX_LOOSE_TAIL_CHARS = 48;
 
-// Normalised line texts, computed once per line (a TOC entry is looked up on every page).
-const normCache = new WeakMap<Line, string>();
-const norm = (l: Line): string => {
-  let n = normCache.get(l);
-  if (n === undefined) {
-    n = normText(l.text);
-    normCache.set(l, n);
-  }
-  return n;
-};
-/** The line without its numbering prefix ("Item 2.", "A.", "Note 4 –"), normalised; "" if none. */
-const restCache = new WeakMap<Line, string>();
-const normRest = (l: Line): string => {
-  let n = restCache.get(l);
-  if (n === undefined) {
-    const num = numbering(l.text);
-    n = num && num.rest ? normText(num.rest) : '';
-    restCache.set(l, n);
-  }
-  return n;
-};
+// What the search reads of a line, computed once per line: findTitle visits every line of the
+// pages searched, once per title looked up (a TOC entry is looked up on every page).
+function perLine<T>(f: (l: Line) => T): (l: Line) => T {
+  const memo = new WeakMap<Line, T>();
+  return (l) => {
+    if (memo.has(l)) return memo.get(l)!;
+    const v = f(l);
+    memo.set(l, v);
+    return v;
+  };
+}
 const compact = (s: string) => s.replace(/ /g, '');
-// The same per line for the compacted forms and the numbering (findTitle visits every line of
-// the pages searched, once per title looked up).
-const compactCache = new WeakMap<Line, string>();
-const normCompact = (l: Line): string => {
-  let c = compactCache.get(l);
-  if (c === undefined) {
-    c = compact(norm(l));
-    compactCache.set(l, c);
-  }
-  return c;
-};
-const restCompactCache = new WeakMap<Line, string>();
-const restCompact = (l: Line): string => {
-  let c = restCompactCache.get(l);
-  if (c === undefined) {
-    c = compact(normRest(l));
-    restCompactCache.set(l, c);
-  }
-  return c;
-};
-const numberingCache = new WeakMap<Line, ReturnType<typeof numbering>>();
-const lineNumbering = (l: Line): ReturnType<typeof numbering> => {
-  let n = numberingCache.get(l);
-  if (n === undefined) {
-    n = numbering(l.text);
-    numberingCache.set(l, n);
-  }
-  return n;
-};
+/** The line's normalised text. */
+const norm = perLine((l) => normText(l.text));
+const lineNumbering = perLine((l) => numbering(l.text));
+/** The line without its numbering prefix ("Item 2.", "A.", "Note 4 –"), normalised; "" if none. */
+const normRest = perLine((l) => {
+  const num = lineNumbering(l);
+  return num && num.rest ? normText(num.rest) : '';
+});
+const normCompact = perLine((l) => compact(norm(l)));
+const restCompact = perLine((l) => compact(normRest(l)));
 
 /** A list label before an entry: "a)", "(b)", "iv)", "3)". */
 const LIST_LABEL = /^\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s+/i;

@@ -8,7 +8,7 @@
 // the old generation grow to as much as 4× its live size before collecting it in full. A
 // 2,000-call run at concurrency 64 then peaked at 236–245 MB RSS. With the young generation kept
 // at its starting size and the old generation collected at 1.5× its live size it peaks at
-// 157–169 MB (`npm run bench:http`), for about 0.2 ms more CPU per call. Both flags are read as
+// 157–171 MB (`npm run bench:http`), for about 0.2 ms more CPU per call. Both flags are read as
 // the heap grows, so setting them after start works, provided it is before the data loads.
 //
 // Runs on the offline reasoner wait on nothing: they are bound by CPU, and there the small young

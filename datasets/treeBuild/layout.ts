@@ -45,7 +45,7 @@ export interface LayoutOptions {
   /** Pages to ignore (e.g. the printed table of contents). */
   skipPages?: Set<number>;
   /** Lines to ignore, per page: [first, last] line (`Line.k`), e.g. the entries of a TOC-like page. */
-  skipSpans?: Map<number, [number, number]>;
+  skipSpans?: ReadonlyMap<number, [number, number]>;
 }
 
 const MAX_WORDS = 16;

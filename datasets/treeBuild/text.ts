@@ -134,6 +134,15 @@ const runningKey = (text: string) => normText(text).replace(/\d+/g, '#').replace
  * whether one line is such a running line.
  */
 export function runningLines(lines: Line[][]): (l: Line) => boolean {
+  // The same document's pages are asked about by the TOC finder, the TOC-like span scan and the
+  // layout builder: count once per page set (pageLines caches the pages per content).
+  let test = runningCache.get(lines);
+  if (!test) runningCache.set(lines, (test = findRunningLines(lines)));
+  return test;
+}
+const runningCache = new WeakMap<Line[][], (l: Line) => boolean>();
+
+function findRunningLines(lines: Line[][]): (l: Line) => boolean {
   const pagesWith = new Map<string, number>();
   for (const page of lines) {
     const edge = new Set<string>();

@@ -213,7 +213,15 @@ function isListOfCaptions(entries: RawEntry[]): boolean {
  * headings, so the layout builder skips them. The lines above the entries ("Item 8. Financial
  * Statements…" over an index) stay candidates.
  */
-export function tocLikeSpans(content: PdfContent): Map<number, [number, number]> {
+export function tocLikeSpans(content: PdfContent): ReadonlyMap<number, [number, number]> {
+  // Asked for by both the TOC builder (for inner headings) and the layout builder in `auto`.
+  let spans = spansCache.get(content);
+  if (!spans) spansCache.set(content, (spans = findTocLikeSpans(content)));
+  return spans;
+}
+const spansCache = new WeakMap<PdfContent, ReadonlyMap<number, [number, number]>>();
+
+function findTocLikeSpans(content: PdfContent): Map<number, [number, number]> {
   const all = pageLines(content);
   const isRunning = runningLines(all);
   const out = new Map<number, [number, number]>();

@@ -11,6 +11,7 @@
 // dataset (questionsHash), corpus (hash), code commit, model, seed, repeats and limit, have
 // distinct indices covering 1..n of one n, each finished, and each holds exactly the
 // question ids its index implies.
+import { jsonText } from './jsonText.ts';
 import { basename } from 'node:path';
 import { UsageError } from './errors.ts';
 import { withIntervals } from './metrics/intervals.ts';
@@ -148,6 +149,6 @@ export function mergeShards(dirs: string[], outDir: string, opts: { runId?: stri
   store.writeManifest(manifest);
   store.writeNewRecords(records);
   const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
-  store.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');
+  store.writeFile('summary.json', jsonText(summary));
   return { dir: store.dir, manifest, records, summary };
 }

@@ -5,6 +5,7 @@
 //
 // Multiple-choice records keep their scores (records do not store the choices). Retrieval
 // scores are kept as they are (they do not depend on the judge).
+import { jsonText } from './jsonText.ts';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { UsageError } from './errors.ts';
@@ -106,6 +107,6 @@ export async function rejudgeRun(opts: RejudgeOptions): Promise<RejudgeOutcome> 
   const summary = withIntervals(summarize(rescored), rescored, { seed: manifest.seed });
   out.finishedAt = new Date().toISOString();
   store.writeManifest(out);
-  store.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');
+  store.writeFile('summary.json', jsonText(summary));
   return { dir: store.dir, manifest: out, records: rescored, summary };
 }

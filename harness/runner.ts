@@ -2,6 +2,7 @@
 // limiter (the `concurrency` setting); questions in flight are bounded a little above it so the
 // call slots stay busy. Each record is queued for appending the moment it is finished
 // (harness/recordWriter.ts), and the runner waits for the disk when too many are queued.
+import { jsonText } from './jsonText.ts';
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { execFileSync } from 'node:child_process';
@@ -372,7 +373,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   // A run with work left undone is not finished: finishedAt stays null until a resume completes it.
   if (!stopped) manifest.finishedAt = new Date().toISOString();
   store.writeManifest(manifest);
-  store.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');
+  store.writeFile('summary.json', jsonText(summary));
   let full: RunRecord[] | null = null;
   return {
     dir: store.dir,

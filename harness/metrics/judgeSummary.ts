@@ -4,6 +4,7 @@
 import { cohensKappa, type KappaResult } from '../stats/kappa.ts';
 import type { RunRecord } from '../types.ts';
 import { mean } from './percentile.ts';
+import { recordFailed as failed } from './recordFailed.ts';
 
 export interface JudgeSummary {
   /** Records with a judge verdict (a failed strategy record counts, as incorrect). */
@@ -20,7 +21,6 @@ export interface JudgeSummary {
   prompt: string;
 }
 
-const failed = (r: RunRecord): boolean => (r.error !== null && r.error !== undefined) || !r.scores;
 
 /** The judge's verdict of a record: 0 for a failed record, null when it was not judged. */
 export function judgeValue(r: RunRecord): number | null {

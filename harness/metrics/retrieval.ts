@@ -233,8 +233,7 @@ export function scoreRetrievalAtK(
   k?: number | readonly number[],
 ): RecordRetrieval {
   const [first, ...rest] = cutoffs(k) as [number, ...number[]];
-  // Written out field by field: a spread here gave every record's object a hidden class of its
-  // own (about 200 bytes each, kept for the whole run by the summary rows).
+  // Field by field: a spread here gave every record's object a hidden class of its own.
   const atFirst = scoreRetrieval(question, evidence, corpus, { k: first });
   const out: RecordRetrieval = { node: atFirst.node, page: atFirst.page, doc: atFirst.doc, k: first };
   if (rest.length) out.at = Object.fromEntries(rest.map((kk) => [String(kk), scoreRetrieval(question, evidence, corpus, { k: kk })]));

@@ -19,6 +19,7 @@
 //   - Latency percentiles are numpy's default linear method (percentile.ts).
 //   - If the same strategy × question × repeat appears twice (a retried record appended on
 //     resume), the later record wins; `superseded` counts the earlier ones dropped.
+import { recordFailed } from './recordFailed.ts';
 import { BUDGET_NAMES } from '../budget.ts';
 import type { BudgetName, RunRecord } from '../types.ts';
 import { latestRecords } from '../runStore.ts';
@@ -171,8 +172,7 @@ function retrievalExtractors(): Record<RetrievalPath, (r: RunRecord) => number |
   return out;
 }
 
-/** A record that errored (or was never scored) is wrong, whatever partial scores it carries. */
-export const recordFailed = (r: RunRecord): boolean => (r.error !== null && r.error !== undefined) || !r.scores;
+export { recordFailed };
 
 function answerValue(r: RunRecord, key: 'correct' | 'exactMatch' | 'f1'): number {
   return recordFailed(r) ? 0 : r.scores![key];

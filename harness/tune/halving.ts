@@ -15,7 +15,8 @@
 // runner with a scripted model.
 import { hashSeed, mulberry32 } from '../random.ts';
 import type { Question, RunRecord } from '../types.ts';
-import { objectiveMetric, perQuestion, type Objective } from './recommend.ts';
+import { perQuestion } from '../compare/paired.ts';
+import { objectiveMetric, type Objective } from './recommend.ts';
 
 export interface TuneOptions {
   objective: Objective;

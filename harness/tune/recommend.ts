@@ -34,8 +34,6 @@ export function objectiveMetric(objective: Objective, records: readonly RunRecor
   return `retrieval.${level}.recall`;
 }
 
-// Question id → value, repeats averaged: the paired comparison's own per-question values.
-export { perQuestion };
 
 export interface VariantPoint {
   id: string;

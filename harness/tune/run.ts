@@ -249,7 +249,7 @@ export async function runTune(opts: TuneRunOptions): Promise<TuneOutcome> {
   store.writeManifest(manifestBase);
   const summary = opts.intervals === false ? summarize(all) : withIntervals(summarize(all), all, { seed: config.run.seed });
   // The run store's writer: atomic, fsynced, secrets redacted, like every other run file.
-  store.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');
+  store.writeFile('summary.json', jsonText(summary));
   store.writeFile('tune.json', jsonText(tune));
   return { dir, manifest: { ...manifestBase, tune }, result, records: all, summary, recommendation, ...(snippet ? { snippet } : {}) };
 }

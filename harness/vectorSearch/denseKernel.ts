@@ -2,8 +2,8 @@
 // Float32Array costs about two element-times per element (a bounds check, a float32 → float64
 // conversion, a multiply and an add each, one element at a time), so the scan ran at about twice
 // the time of one pass over the vectors. The SIMD kernel (source: denseDot.wat beside this file)
-// does eight elements per step with the same arithmetic as dot8 in stores.ts, bit for bit, so a
-// chunk's score does not depend on which path computed it.
+// keeps the same eight partial sums as dot8 in stores.ts, bit for bit (its step and speed: see
+// the .wat file), so a chunk's score does not depend on which path computed it.
 //
 // WebAssembly reads only its own memory, so the vectors live in it: a WasmMatrix is a
 // WebAssembly.Memory laid out as [query: dim float64][scores: BLOCK_ROWS float64][rows: capacity

@@ -161,7 +161,7 @@ export class DenseStore implements VectorStore {
  * j ≡ k (mod 8) in order, the dim % 8 elements past the last full eight go into sum 0, and the
  * result is ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7)). A running sum is bound by the
  * latency of each add; eight independent ones let the SIMD kernel (denseDot.wat, which forms the
- * same sums bit for bit) run at 1.3–1.4× one pass over the vectors, where four ran at 1.5–1.7×.
+ * same sums bit for bit) run within 1.5× of one pass over the vectors (figures in denseDot.wat).
  * Every dense score (scan and re-scoring) goes through this arithmetic, so the same chunk always
  * gets the same score. The query is float64 (the float32 values widened), so the products are
  * exactly those of float32 × float32 in double precision.

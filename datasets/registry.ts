@@ -578,7 +578,6 @@ export function checkReferences(corpus: Corpus, questions: Question[]): { counts
 
 // ---------------------------------------------------------------------------------------------
 
-/** Documents a question names for strategies (docIds) or as gold (evidence). */
 /**
  * dataset.missingDocs: questions naming a document that is not in the corpus are dropped with a
  * warning (`skip`, the default), stop the load (`fail`), or stay (`keep`; checkReferences warns).

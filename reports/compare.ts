@@ -13,7 +13,6 @@ export { COMPARE_FORMATS, type CompareFormat, type CompareReport, type RunLabel 
 import type { CompareFormat, CompareReport, RunLabel } from './compareReport.ts';
 import { jsonText } from '../harness/jsonText.ts';
 
-
 const wtl = (m: MetricComparison) => `${m.wins}/${m.ties}/${m.losses}`;
 
 function testName(m: MetricComparison): string {

@@ -17,6 +17,5 @@ export function renderJson({ summary, meta }: ReportInput): string {
     meta,
     summary: { ...summary, strategies },
   };
-  // NaN/Infinity cannot appear in JSON; JSON.stringify would write null anyway, this makes it explicit.
   return jsonText(out);
 }

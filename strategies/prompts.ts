@@ -1,7 +1,7 @@
 // Prompt templates. Written for real models first: a clear instruction, the JSON shape of the
 // answer, then the inputs as one JSON payload in a ```json fence. The payload names its task, and
 // the offline reasoner (harness/providers/offline.ts) reads only that payload — never gold data.
-// The payload shapes and the fence live below, in harness/protocol/tasks.ts.
+// The payload shapes and the fence are harness/protocol/tasks.ts's (the offline reasoner reads them too).
 import type { ChatMessage } from '../harness/types.ts';
 import { taskMessage, type TaskName, type PromptPayload } from '../harness/protocol/tasks.ts';
 

@@ -98,5 +98,3 @@ export function numberNodes(nodes: TreeNode[]): void {
   };
   walk(nodes);
 }
-
-

@@ -27,7 +27,7 @@ import type { Heading } from './assemble.ts';
 import { numberNodes } from './assemble.ts';
 import type { PdfContent } from './types.ts';
 import { findTitle } from './locate.ts';
-import { normText, numbering, numberingRank, pageLines } from './text.ts';
+import { compareRanks, normText, numbering, pageLines, styleRank } from './text.ts';
 
 /**
  * The widest level a built tree keeps. The outline gate flattens levels above 50 and page groups
@@ -62,27 +62,19 @@ interface HNode {
   kids: HNode[];
 }
 
-const bucket = (size: number) => Math.round(size * 2) / 2;
-const isCaps = (t: string) => {
-  const letters = t.replace(/[^\p{L}]/gu, '');
-  return letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
-};
-const cmp = (a: number[], b: number[]) => {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return 0;
-};
+const cmp = compareRanks;
 
 /**
  * A heading's style class (lower is more important): font size, numbering, bold, capitals. The
  * line is the heading's own line when its text starts the title, else where the title is printed
  * on its page; unknown style (text without layout) ranks by numbering alone.
  */
-export function headingClass(h: Heading, content: PdfContent): number[] {
+function headingClass(h: Heading, content: PdfContent): number[] {
   const lines = pageLines(content)[h.page - 1] ?? [];
   const t = normText(h.title);
   let line = lines.find((l) => l.line === h.line && normText(l.text) !== '' && t.startsWith(normText(l.text)));
   if (!line) line = findTitle(h.title, lines)?.line;
-  return [-(line ? bucket(line.size) : 0), numberingRank(numbering(h.title)), line?.bold ? 0 : 1, isCaps(h.title) ? 0 : 1];
+  return styleRank(line ? line.size : 0, numbering(h.title), line?.bold ?? false, h.title);
 }
 
 /** Nests headings by level (as assembleTree does) into explicit nodes. */

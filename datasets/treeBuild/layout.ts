@@ -39,7 +39,7 @@
 //    heading under the nearest earlier heading of a strictly better rank.
 import type { PdfContent } from './types.ts';
 import type { Heading } from './assemble.ts';
-import { digitShare, isPageNumberLine, normText, numbering, numberingRank, pageLines, runningLines, type Line, type Numbering } from './text.ts';
+import { compareRanks, digitShare, isCaps, isPageNumberLine, normText, numbering, pageLines, runningLines, sizeBucket, styleRank, type Line, type Numbering } from './text.ts';
 
 export interface LayoutOptions {
   /** Pages to ignore (e.g. the printed table of contents). */
@@ -62,11 +62,6 @@ const PAGE_TITLE_LINES = 3;
 /** Units and audit notes under a statement's title say nothing about its content. */
 const UNITS = /^(?:(?:amounts |dollars |figures )?in (?:millions|thousands|billions)|unaudited|audited)\b/i;
 
-const bucket = (size: number) => Math.round(size * 2) / 2;
-const isCaps = (t: string) => {
-  const letters = t.replace(/[^\p{L}]/gu, '');
-  return letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
-};
 const isItalic = (l: Line) => /ital|oblique/i.test(l.font);
 
 interface Head {
@@ -83,12 +78,12 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
   // 1. body style, from prose lines (tables of figures would otherwise outweigh the text)
   const prose = (l: Line) => l.text.split(/\s+/).length >= 6 && digitShare(l.text) < 0.2;
   const bySize = new Map<number, number>();
-  for (const page of lines) for (const l of page) if (prose(l)) bySize.set(bucket(l.size), (bySize.get(bucket(l.size)) ?? 0) + l.text.length);
-  if (!bySize.size) for (const page of lines) for (const l of page) bySize.set(bucket(l.size), (bySize.get(bucket(l.size)) ?? 0) + l.text.length);
+  for (const page of lines) for (const l of page) if (prose(l)) bySize.set(sizeBucket(l.size), (bySize.get(sizeBucket(l.size)) ?? 0) + l.text.length);
+  if (!bySize.size) for (const page of lines) for (const l of page) bySize.set(sizeBucket(l.size), (bySize.get(sizeBucket(l.size)) ?? 0) + l.text.length);
   const body = [...bySize].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
   let boldChars = 0;
   let allChars = 0;
-  for (const page of lines) for (const l of page) if (bucket(l.size) === body && prose(l)) {
+  for (const page of lines) for (const l of page) if (sizeBucket(l.size) === body && prose(l)) {
     allChars += l.text.length;
     if (l.bold) boldChars += l.text.length;
   }
@@ -113,12 +108,12 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
   // its own type: a line in capitals among the page's first lines, at least its page's size.
   const pageSize = lines.map((page) => {
     const chars = new Map<number, number>();
-    for (const l of page) chars.set(bucket(l.size), (chars.get(bucket(l.size)) ?? 0) + l.text.length);
+    for (const l of page) chars.set(sizeBucket(l.size), (chars.get(sizeBucket(l.size)) ?? 0) + l.text.length);
     return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
   });
   const smallPageTitle = (l: Line) => {
     const size = pageSize[l.page - 1];
-    if (!size || size >= body * 0.9 || bucket(l.size) < size) return false;
+    if (!size || size >= body * 0.9 || sizeBucket(l.size) < size) return false;
     const page = lines[l.page - 1].filter((o) => !isRunning(o));
     return page.indexOf(l) >= 0 && page.indexOf(l) < PAGE_TITLE_LINES;
   };
@@ -130,9 +125,9 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     return bigger(l) || bold || caps || (num !== null && (bold || caps || isItalic(l) || l.size > body));
   };
   const candidate = (l: Line) => !isRunning(l) && shapeOk(l) && standsOut(l);
-  const sameStyle = (a: Line, b: Line) => bucket(a.size) === bucket(b.size) && a.bold === b.bold && a.font === b.font;
-  const sameSize = (a: Line, b: Line) => bucket(a.size) === bucket(b.size) && a.bold === b.bold;
-  const styleKey = (l: Line) => `${bucket(l.size)}|${l.bold ? 'b' : ''}`;
+  const sameStyle = (a: Line, b: Line) => sizeBucket(a.size) === sizeBucket(b.size) && a.bold === b.bold && a.font === b.font;
+  const sameSize = (a: Line, b: Line) => sizeBucket(a.size) === sizeBucket(b.size) && a.bold === b.bold;
+  const styleKey = (l: Line) => `${sizeBucket(l.size)}|${l.bold ? 'b' : ''}`;
   const styleAll = new Map<string, number>();
   const styleCand = new Map<string, number>();
   const cands: Line[] = [];
@@ -237,11 +232,8 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     const n = parseInt(h.title, 10);
     if (n !== 1 && !integers.has(n - 1) && !integers.has(n + 1)) h.num = null;
   }
-  const rank = (h: Head) => [-bucket(h.first.size), numberingRank(h.num), h.first.bold ? 0 : 1, isCaps(h.title) ? 0 : 1];
-  const cmp = (a: number[], b: number[]) => {
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
-    return 0;
-  };
+  const rank = (h: Head) => styleRank(h.first.size, h.num, h.first.bold, h.title);
+  const cmp = compareRanks;
   // 5. title block
   const later = heads.filter((h) => h.first.page > 2);
   if (later.length && content.pageCount >= 4) {

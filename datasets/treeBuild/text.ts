@@ -120,6 +120,29 @@ export function numberingRank(n: Numbering | null): number {
   }
 }
 
+/** Font size to the half point: sizes that differ by rounding in the PDF are one size. */
+export const sizeBucket = (size: number): number => Math.round(size * 2) / 2;
+
+/** Set in capitals (at least four letters, all upper case). */
+export function isCaps(t: string): boolean {
+  const letters = t.replace(/[^\p{L}]/gu, '');
+  return letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
+}
+
+/**
+ * A heading's style rank, compared element by element (lower is more important): font size,
+ * numbering, bold, capitals. The layout builder nests headings by it; the fanout cap splits a
+ * level by it.
+ */
+export function styleRank(size: number, num: Numbering | null, bold: boolean, title: string): number[] {
+  return [-sizeBucket(size), numberingRank(num), bold ? 0 : 1, isCaps(title) ? 0 : 1];
+}
+
+export function compareRanks(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
 /** A line that is only a page number ("12", "iv", "Page 3", "3 of 20", "- 4 -"). */
 export function isPageNumberLine(text: string): boolean {
   return /^[-–—\s]*(page\s*)?(\d{1,4}|[ivxlc]{1,6})(\s*(of|\/)\s*\d{1,4})?[-–—\s]*$/i.test(text.trim());

@@ -1,13 +1,11 @@
 // The HTML page of `treebench compare`: the same rows as the console table, and per metric a
 // forest plot of the paired differences (B − A) with their intervals, coloured when significant.
-import type { MetricComparison } from '../../harness/compare/paired.ts';
 import type { CompareReport } from '../compareReport.ts';
 import { fmtDeltaCi, fmtP, fmtRel, fmtValue, metricLabel, significanceMark } from '../compareFormat.ts';
 import { OFFLINE_LABEL } from '../format.ts';
 import { forestPlot, type ForestRow } from './charts.ts';
 import { esc } from './escape.ts';
 import { htmlPage, htmlTable } from './page.ts';
-
 
 export function renderCompareHtml(report: CompareReport): string {
   const r = report.result;

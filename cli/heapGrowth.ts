@@ -48,11 +48,18 @@ export function markCommandProcess(): void {
   commandProcess = true;
 }
 
+/** The providers of a config that may call a model: the model's and the judge's. */
+interface ModelCallers {
+  model: { provider: string };
+  scoring: { judge?: { provider: string } | undefined };
+}
+
 /**
  * Before a run (or tuning) loads its data: the heap flags, in the command's own process, when
- * any of `providers` (the model's, the judge's) calls over the network. Returns the flags set.
+ * the model or the judge is called over the network (not the offline reasoner). Returns the flags set.
  */
-export function limitHeapForModelCalls(providers: ReadonlyArray<string | undefined>): string[] {
+export function limitHeapForModelCalls(config: ModelCallers): string[] {
+  const providers = [config.model.provider, config.scoring.judge?.provider];
   if (!commandProcess || providers.every((p) => p === undefined || p === 'offline')) return [];
   return limitHeapGrowth();
 }

@@ -58,7 +58,7 @@ async function cmdRun(args: {
   if (args.retryErrors && !args.resume) throw new UsageError('--retry-errors only applies with --resume <runDir>');
   const shard = shardFrom(args.shard);
   const loaded = loadConfig(args.config, { set: setFlags(args.set) });
-  limitHeapForModelCalls([loaded.config.model.provider, loaded.config.scoring.judge?.provider]);
+  limitHeapForModelCalls(loaded.config);
   // The corpus need only serve the questions that will run (corpus.only: referenced, financebench).
   // (A folder a kill left without its manifest has no selection yet: runBenchmark starts it.)
   const resumeIds = args.resume ? resumeSelection(args.resume) : null;

@@ -53,7 +53,7 @@ export async function cmdTune(args: TuneArgs): Promise<number> {
     throw new UsageError(`--max-cost-per-question must be a positive dollar amount (got ${args.maxCostPerQuestion})`);
   }
   const loaded = loadConfig(args.config, { set: setFlags(args.set) });
-  limitHeapForModelCalls([loaded.config.model.provider, loaded.config.scoring.judge?.provider]);
+  limitHeapForModelCalls(loaded.config);
   if (loaded.strategies.length < 2) throw new UsageError(`${args.config}: tune needs at least two variants (a grid: or several strategy entries); it has ${loaded.strategies.length}`);
   const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
   for (const w of data.warnings) process.stderr.write(`warning: ${w}\n`);

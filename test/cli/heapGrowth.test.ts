@@ -16,7 +16,7 @@ describe('heap flags of the treebench command', () => {
   });
 
   it('leaves a process that only calls the CLI in-process (this test) alone', () => {
-    expect(limitHeapForModelCalls(['openai'])).toEqual([]);
+    expect(limitHeapForModelCalls({ model: { provider: 'openai' }, scoring: {} })).toEqual([]);
   });
 
   it('keeps the young generation at its starting size in the command, for runs that call a model over the network only', () => {
@@ -28,9 +28,9 @@ describe('heap flags of the treebench command', () => {
       probe,
       `import { getHeapSpaceStatistics } from 'node:v8';
 import { limitHeapForModelCalls, markCommandProcess } from ${JSON.stringify(resolve('cli/heapGrowth.ts'))};
-const [command, ...providers] = process.argv.slice(2);
+const [command, provider] = process.argv.slice(2);
 if (command === 'command') markCommandProcess();
-const set = limitHeapForModelCalls(providers);
+const set = limitHeapForModelCalls({ model: { provider: provider! }, scoring: {} });
 const alive: object[] = [];
 for (let i = 0; i < 400_000; i++) alive.push({ i, s: 'x'.repeat(i % 50) + i });
 const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_size;

@@ -260,15 +260,16 @@ export interface RetryOptions {
 
 /**
  * Runs `fn` until it succeeds, a non-retryable error occurs, or maxRetries retries are spent.
- * Returns the value and the number of extra attempts (retries and adaptations) made.
+ * Each attempt gets a signal of its own that follows `opts.signal` (withRequestSignal), to hand
+ * to the SDK. Returns the value and the number of extra attempts (retries and adaptations) made.
  */
-export async function withRetries<T>(fn: () => Promise<T>, opts: RetryOptions): Promise<{ value: T; retries: number }> {
+export async function withRetries<T>(fn: (signal: AbortSignal | undefined) => Promise<T>, opts: RetryOptions): Promise<{ value: T; retries: number }> {
   let retries = 0;
   let transient = 0;
   for (;;) {
     opts.signal?.throwIfAborted();
     try {
-      return { value: await fn(), retries };
+      return { value: await withRequestSignal(opts.signal, fn), retries };
     } catch (err) {
       const c = classifyError(err);
       if (c.aborted || opts.signal?.aborted) {

@@ -20,7 +20,6 @@ import {
   createClient,
   ProviderError,
   resolveConnection,
-  withRequestSignal,
   withRetries,
   type OpenAIConnectionOptions,
   type ResolvedConnection,
@@ -121,10 +120,8 @@ export class OpenAIChatProvider implements ChatProvider {
     const what = `openai chat "${this.id}" at ${this.conn.baseURL}`;
     if (opts.tools?.length && this.toolsRefused) throw new ToolsUnsupportedError(`${what}: the server refused native tools earlier in this run`);
     const { value: res, retries } = await withRetries(
-      async () => {
-        const r = await withRequestSignal(opts.signal, (signal) =>
-          this.client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { signal }),
-        );
+      async (signal) => {
+        const r = await this.client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { signal });
         // No choice at all (or a body that is not a completion) is the server failing, not the
         // model answering: retried like a 5xx. An empty *content* is an answer and is kept.
         if (!Array.isArray(r?.choices) || r.choices.length === 0) throw new IncompleteResponseError('the response has no choices');

@@ -111,11 +111,14 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     for (const l of page) chars.set(sizeBucket(l.size), (chars.get(sizeBucket(l.size)) ?? 0) + l.text.length);
     return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
   });
+  // Each page's first PAGE_TITLE_LINES lines that are not running headers, found once per page.
+  const firstLines = new Map<number, Set<Line>>();
   const smallPageTitle = (l: Line) => {
     const size = pageSize[l.page - 1];
     if (!size || size >= body * 0.9 || sizeBucket(l.size) < size) return false;
-    const page = lines[l.page - 1].filter((o) => !isRunning(o));
-    return page.indexOf(l) >= 0 && page.indexOf(l) < PAGE_TITLE_LINES;
+    let first = firstLines.get(l.page);
+    if (!first) firstLines.set(l.page, (first = new Set(lines[l.page - 1].filter((o) => !isRunning(o)).slice(0, PAGE_TITLE_LINES))));
+    return first.has(l);
   };
   const standsOut = (l: Line) => {
     const num = numbering(l.text);

@@ -3,7 +3,7 @@
 // FNV-1a (+ a murmur finaliser) into `dim` buckets with a sign bit so collisions cancel on average
 // instead of piling up. Term weight = (1 + ln tf) · idf; vectors are L2-normalised.
 import type { EmbedResult, Embedder } from '../types.ts';
-import { fold, isAscii, isStopword, stem, tokenize, tokenWord, words } from '../text/tokenize.ts';
+import { fold, isAscii, isStopword, stem, tokenize, tokenWord, wordsOfFolded } from '../text/tokenize.ts';
 
 /** FNV-1a over the UTF-16 code units of `s`, as an unsigned 32-bit integer. */
 export function fnv1a(s: string): number {
@@ -275,7 +275,7 @@ export class HashEmbedder implements Embedder {
     const folded = fold(text);
     if (!OTHER_LETTER.test(folded)) return this.scanAscii(folded);
     let n = 0;
-    for (const word of words(text)) {
+    for (const word of wordsOfFolded(folded)) {
       let id = this.wordIds.get(word);
       if (id === undefined) {
         id = this.termOfWord(word);

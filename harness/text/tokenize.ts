@@ -51,8 +51,13 @@ export function fold(text: string): string {
  * No stopword removal, no stemming.
  */
 export function words(text: string): string[] {
+  return wordsOfFolded(fold(text));
+}
+
+/** words() of a text already folded (`fold(text)`), for a caller that needed the fold itself. */
+export function wordsOfFolded(folded: string): string[] {
   const out: string[] = [];
-  for (const m of fold(text).matchAll(TOKEN_RE)) out.push(tokenWord(m[0]));
+  for (const m of folded.matchAll(TOKEN_RE)) out.push(tokenWord(m[0]));
   return out;
 }
 

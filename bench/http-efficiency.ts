@@ -12,12 +12,12 @@
 //   npm run bench:http                          2,000 calls, 100 ms, concurrency 16 and 64
 //   npm run bench:http -- --calls 500 --concurrency 8,32
 //   npm run bench:http -- --large               also vector at 2,000 and 20,000 questions (RSS flat?)
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
-import { get } from 'node:http';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildIsCurrent } from '../bin/source-dirs.mjs';
+import { startLoopback } from './lib/loopback.ts';
 
 /** What one piece measured (printed by bench/http/worker.mjs as one JSON line). */
 interface Result {
@@ -61,23 +61,12 @@ interface Piece extends Result {
   sockets?: number;
 }
 
-const server = spawn(process.execPath, ['bin/run-ts.mjs', 'test/bench/loopback-openai-server.ts', '--latency', String(latency)], { stdio: ['ignore', 'pipe', 'inherit'] });
-const port: number = await new Promise((resolve, reject) => {
-  server.stdout.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port));
-  server.once('exit', (code) => reject(new Error(`loopback server exited (${code})`)));
-});
+const server = await startLoopback(latency);
+const port = server.port;
 
-/**
- * Connections the server has accepted, not counting this request's own. A fresh connection each
- * time (no agent): a kept-alive socket would be closed by the server while a long piece runs.
- */
-function connections(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    get({ host: '127.0.0.1', port, path: '/stats', agent: false }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => resolve((JSON.parse(body) as { connections: number }).connections - 1));
-    }).on('error', reject);
-  });
+/** Connections the server has accepted, not counting this request's own. */
+async function connections(): Promise<number> {
+  return (await server.stats()).connections! - 1;
 }
 
 async function piece(args: string[], cwd = process.cwd()): Promise<Piece> {
@@ -144,5 +133,5 @@ try {
   console.log('  sockets: TCP connections opened to the server by the piece (keep-alive: about the concurrency, not the calls)');
   console.log('  RSS calls/peak: highest RSS sampled while calls were in flight / process peak (index build and summary bootstrap included)');
 } finally {
-  server.kill();
+  server.stop();
 }

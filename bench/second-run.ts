@@ -6,7 +6,7 @@
 //
 //   npm run bench:second-run                      aws-docs and financebench (quickstart if absent)
 //   npm run bench:second-run -- --configs configs/quickstart.yaml
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, validateConfig, type LoadedConfig } from '../harness/config.ts';
 import { runBenchmark } from '../harness/runner.ts';
 import { loadBenchmarkData } from '../datasets/registry.ts';
+import { startLoopback } from './lib/loopback.ts';
 
 const { values } = parseArgs({
   options: {
@@ -66,12 +67,9 @@ if (values.child) {
   console.log('second run of a config (embedding cache; each run in its own process): ideal second-run embedding = 0 ms, 0 calls');
   // The same first config once more with an `openai:` embedder against the loopback server (20 ms
   // per request): the case the cache is for, where every embedding is a paid request.
-  const server = spawn(process.execPath, ['bin/run-ts.mjs', 'test/bench/loopback-openai-server.ts', '--latency', '20'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port: number = await new Promise((resolve, reject) => {
-    server.stdout.once('data', (d: Buffer) => resolve(JSON.parse(d.toString()).port));
-    server.once('exit', (code) => reject(new Error(`loopback server exited (${code})`)));
-  });
-  const requests = async () => ((await (await fetch(`http://127.0.0.1:${port}/stats`)).json()) as { embeddingRequests: number }).embeddingRequests;
+  const server = await startLoopback(20);
+  const port = server.port;
+  const requests = async () => (await server.stats()).embeddingRequests!;
   const cases: Array<{ path: string; embedder?: string }> = [...configs.map((path) => ({ path })), { path: configs[0], embedder: 'openai:loopback-embed' }];
   try {
     for (const { path, embedder } of cases) {
@@ -103,6 +101,6 @@ if (values.child) {
       }
     }
   } finally {
-    server.kill(); // also when a case throws: no server left behind
+    server.stop(); // also when a case throws: no server left behind
   }
 }

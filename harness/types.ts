@@ -162,8 +162,12 @@ export interface Embedder {
    * Optional local, synchronous embed of one text into `out` (dim long, all zeros on entry; the
    * same vector embed would give). The value index then reuses one buffer for every chunk instead
    * of a new array each (at a million chunks, gigabytes of short-lived arrays and their GC).
+   * `fitIndex`: the text's position in the texts given to the last fit(), when it is one (an
+   * embedder may keep what fitting learned about each text, and skip reading it again).
    */
-  embedInto?(text: string, out: Float32Array): Float32Array;
+  embedInto?(text: string, out: Float32Array, fitIndex?: number): Float32Array;
+  /** Optional: the fitted texts have been embedded; drop what fit() kept for them. */
+  releaseFit?(): void;
 }
 
 /** One metered model call, as stored in a record. */

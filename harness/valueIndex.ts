@@ -151,7 +151,7 @@ export class ValueIndex {
           let v = batch[k - i];
           if (!v) {
             scratch!.fill(0);
-            v = into!(texts[k], scratch!);
+            v = into!(texts[k], scratch!, k); // texts[k] is the fit's k-th text
             cache?.put(hashes[k], v);
           }
           store ??= chooseStore(v, chunks.length);
@@ -161,6 +161,7 @@ export class ValueIndex {
       }
     } finally {
       cache?.close();
+      embedder.releaseFit?.();
     }
     store ??= new DenseStore(Math.max(1, embedder.dim), 0);
     store.finish();

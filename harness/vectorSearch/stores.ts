@@ -28,7 +28,7 @@ export interface VectorStore {
   readonly bytes: number;
   /** Appends the next chunk's vector (chunk ids are assigned in call order). */
   add(v: Float32Array): void;
-  /** Trims spare capacity once every vector is in. */
+  /** Called once every vector is in: trims spare capacity (dense) or lays the postings out (sparse). */
   finish(): void;
   /** Feeds every chunk within `ranges` with a score > 0 into `top`. */
   searchExact(query: Float32Array, top: TopK, ranges: Ranges): void;
@@ -195,11 +195,16 @@ function dot8(data: Float32Array, o: number, query: Float64Array, dim: number): 
 export class SparseStore implements VectorStore {
   readonly kind = 'sparse';
   size = 0;
-  // One posting list per dimension (chunk ids ascending, their weights), as parallel arrays of
-  // typed arrays: adding a vector touches only the lists of its non-zero dimensions.
-  private readonly ids: Int32Array[];
-  private readonly vals: Float32Array[];
+  // One posting list per dimension (chunk ids ascending, their weights): views into two arrays
+  // holding every posting, dimension after dimension. They are laid out once, by finish().
+  // Until then add() appends each vector's non-zero entries to a log (dimension and weight, in
+  // blocks) and counts them per dimension: no list grows and copies itself, and the few large
+  // allocations give the garbage collector little to react to (at a million chunks, thousands of
+  // growing lists meant dozens of full collections).
+  private ids: Int32Array[] = [];
+  private vals: Float32Array[] = [];
   private readonly lens: Int32Array;
+  private log: PostingLog | null;
   // Per-query scratch, reused: accumulators, an epoch mark per chunk, the list of touched chunks.
   private acc = new Float64Array(0);
   private mark = new Uint32Array(0);
@@ -207,14 +212,13 @@ export class SparseStore implements VectorStore {
   private epoch = 0;
 
   constructor(readonly dim: number) {
-    this.ids = Array.from({ length: dim }, () => new Int32Array(0));
-    this.vals = Array.from({ length: dim }, () => new Float32Array(0));
     this.lens = new Int32Array(dim);
+    this.log = new PostingLog(dim);
   }
 
   get bytes(): number {
-    let n = this.lens.byteLength;
-    for (let j = 0; j < this.dim; j++) n += this.ids[j].byteLength + this.vals[j].byteLength;
+    let n = this.lens.byteLength + (this.log?.bytes ?? 0);
+    for (let j = 0; j < this.ids.length; j++) n += this.ids[j].byteLength + this.vals[j].byteLength;
     return n + this.acc.byteLength + this.mark.byteLength + this.touched.byteLength;
   }
 
@@ -227,40 +231,31 @@ export class SparseStore implements VectorStore {
 
   add(v: Float32Array): void {
     if (v.length !== this.dim) throw new Error(`vector dimensions differ: ${v.length} vs ${this.dim}`);
-    const id = this.size++;
-    const { ids, vals, lens } = this;
-    for (let j = 0; j < v.length; j++) {
-      const x = v[j];
-      if (x === 0) continue;
-      const len = lens[j];
-      if (len === ids[j].length) this.growList(j);
-      ids[j][len] = id;
-      vals[j][len] = x;
-      lens[j] = len + 1;
-    }
+    if (!this.log) throw new Error('sparse store: add() after finish()');
+    this.log.add(v, this.lens);
+    this.size++;
   }
 
-  private growList(j: number): void {
-    const cap = Math.max(16, this.lens[j] * 2);
-    const ids = new Int32Array(cap);
-    ids.set(this.ids[j]);
-    const vals = new Float32Array(cap);
-    vals.set(this.vals[j]);
-    this.ids[j] = ids;
-    this.vals[j] = vals;
-  }
-
+  /** Lays the logged postings out as one list per dimension (idempotent; searching calls it). */
   finish(): void {
-    for (let j = 0; j < this.dim; j++) {
-      const len = this.lens[j];
-      if (this.ids[j].length > len) {
-        this.ids[j] = this.ids[j].slice(0, len);
-        this.vals[j] = this.vals[j].slice(0, len);
-      }
+    const log = this.log;
+    if (!log) return;
+    this.log = null;
+    let total = 0;
+    for (let j = 0; j < this.dim; j++) total += this.lens[j];
+    const allIds = new Int32Array(total);
+    const allVals = new Float32Array(total);
+    const next = new Float64Array(this.dim); // where dimension j's next posting goes
+    for (let j = 0, at = 0; j < this.dim; at += this.lens[j++]) {
+      next[j] = at;
+      this.ids.push(allIds.subarray(at, at + this.lens[j]));
+      this.vals.push(allVals.subarray(at, at + this.lens[j]));
     }
+    log.scatter(allIds, allVals, next);
   }
 
   score(query: Float32Array, id: number): number {
+    this.finish();
     let dot = 0;
     for (let j = 0; j < this.dim; j++) {
       const q = query[j];
@@ -275,6 +270,7 @@ export class SparseStore implements VectorStore {
 
   searchExact(query: Float32Array, top: TopK, ranges: Ranges): void {
     if (this.size === 0) return; // an empty index (its dimension may not even be known)
+    this.finish();
     if (query.length !== this.dim) throw new Error(`vector dimensions differ: ${query.length} vs ${this.dim}`);
     if (this.acc.length < this.size) {
       this.acc = new Float64Array(this.size);
@@ -320,6 +316,103 @@ export class SparseStore implements VectorStore {
     }
   }
 }
+
+/**
+ * The non-zero entries of the vectors added to a sparse store, in order: per vector its count of
+ * entries, and per entry its dimension and weight, in blocks (up to LOG_BLOCK entries) that no
+ * vector straddles.
+ */
+class PostingLog {
+  private readonly dimBlocks: Array<Uint16Array | Int32Array> = [];
+  private readonly valBlocks: Float32Array[] = [];
+  /** Per block, the entries written to it. */
+  private readonly blockUsed: number[] = [];
+  private dims: Uint16Array | Int32Array = new Uint16Array(0);
+  private vals = new Float32Array(0);
+  private used = 0;
+  private rowLens = new Int32Array(1024);
+  private rows = 0;
+
+  constructor(private readonly dim: number) {}
+
+  get bytes(): number {
+    let n = this.rowLens.byteLength;
+    for (let b = 0; b < this.dimBlocks.length; b++) n += this.dimBlocks[b].byteLength + this.valBlocks[b].byteLength;
+    return n;
+  }
+
+  /** Logs the non-zero entries of `v` and counts them into `lens` by dimension. */
+  add(v: Float32Array, lens: Int32Array): void {
+    if (this.rows === this.rowLens.length) {
+      const grown = new Int32Array(2 * this.rows);
+      grown.set(this.rowLens);
+      this.rowLens = grown;
+    }
+    if (this.used + v.length > this.dims.length) this.newBlock();
+    const { dims, vals } = this;
+    const start = this.used;
+    let used = start;
+    // Every entry is written and the end advances only past non-zero ones: no branch on the
+    // value, which would mispredict every few entries of a sparse vector.
+    for (let j = 0; j < v.length; j++) {
+      const x = v[j];
+      const nz = x !== 0 ? 1 : 0;
+      dims[used] = j;
+      vals[used] = x;
+      used += nz;
+      lens[j] += nz;
+    }
+    this.used = used;
+    this.blockUsed[this.blockUsed.length - 1] = used;
+    this.rowLens[this.rows++] = used - start;
+  }
+
+  private newBlock(): void {
+    // Blocks start small (a small corpus should not take 24 MB) and double up to LOG_BLOCK.
+    const size = Math.max(Math.min(LOG_BLOCK, 65_536 * 2 ** Math.min(this.dimBlocks.length, 20)), this.dim);
+    this.dims = this.dim <= 0x10000 ? new Uint16Array(size) : new Int32Array(size);
+    this.vals = new Float32Array(size);
+    this.used = 0;
+    this.dimBlocks.push(this.dims);
+    this.valBlocks.push(this.vals);
+    this.blockUsed.push(0);
+  }
+
+  /** Writes every entry into its dimension's list (`next[j]`: where list j's next entry goes), dropping each block once read. */
+  scatter(ids: Int32Array, weights: Float32Array, next: Float64Array): void {
+    let b = -1;
+    let dims: Uint16Array | Int32Array = new Uint16Array(0);
+    let vals: Float32Array = new Float32Array(0);
+    let k = 0;
+    let end = 0;
+    for (let row = 0; row < this.rows; row++) {
+      const len = this.rowLens[row];
+      if (k + len > end) {
+        // This vector is in the next block: let the one read go.
+        if (b >= 0) {
+          this.dimBlocks[b] = new Uint16Array(0);
+          this.valBlocks[b] = new Float32Array(0);
+        }
+        b++;
+        dims = this.dimBlocks[b];
+        vals = this.valBlocks[b];
+        end = this.blockUsed[b];
+        k = 0;
+      }
+      for (let e = 0; e < len; e++) {
+        const at = next[dims[k]]++;
+        ids[at] = row;
+        weights[at] = vals[k++];
+      }
+    }
+  }
+}
+
+/**
+ * Entries per PostingLog block, at most (16M: 32–64 MB of dimensions and 64 MB of weights), sizes
+ * the C allocator always maps on their own and returns to the system when freed.
+ */
+const LOG_BLOCK = 1 << 24;
 
 /** One range covering every chunk id (no document filter). */
 const ALL = new Int32Array([0, 0x7fffffff]);

@@ -33,6 +33,17 @@ function reference(fitTexts: string[], dim = 1024, bw = 0.5) {
   };
 }
 
+/** The first text whose vectors differ in any bit (−1: none); toEqual over 12,000 vectors takes seconds. */
+function firstDifference(a: Float32Array[], b: Float32Array[]): number {
+  if (a.length !== b.length) return Math.min(a.length, b.length);
+  return a.findIndex((v, i) => v.length !== b[i].length || !Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(Buffer.from(b[i].buffer, b[i].byteOffset, b[i].byteLength)));
+}
+
+/** Each fitted text embedded the way the value index does it: from what the fit counted (fitIndex). */
+function fromFit(e: HashEmbedder, texts: string[]): Float32Array[] {
+  return texts.map((t, i) => e.embedInto(t, new Float32Array(e.dim), i));
+}
+
 describe('hash embedder fast path', () => {
   it('gives bit-identical vectors to the string definition (sample corpus, questions, awkward text)', async () => {
     const { config } = validateConfig({ name: 't', dataset: { format: 'sample' }, strategies: ['vector'] });
@@ -44,6 +55,7 @@ describe('hash embedder fast path', () => {
       e.fit([...texts, ...odd]);
       const ref = reference([...texts, ...odd], dim);
       for (const t of [...texts, ...odd, ...data.questions.map((q) => q.question)]) expect(e.embedOne(t)).toEqual(ref(t));
+      expect(fromFit(e, [...texts, ...odd])).toEqual([...texts, ...odd].map(ref));
     }
     // Before any fit, IDF is 1 for everything: the reference fitted on nothing (ln(1/1) + 1 = 1).
     const unfitted = new HashEmbedder();
@@ -69,6 +81,7 @@ describe('hash embedder fast path', () => {
     e.fit(texts);
     const ref = reference(texts, 64);
     for (const t of texts) expect(e.embedOne(t), JSON.stringify(t)).toEqual(ref(t));
+    expect(fromFit(e, texts)).toEqual(texts.map(ref));
   });
 
   it('stays bit-identical while its tables grow (tens of thousands of words, a hundred thousand bigrams)', () => {
@@ -88,6 +101,30 @@ describe('hash embedder fast path', () => {
     e.fit(fitTexts);
     const ref = reference(fitTexts, 384);
     for (const t of [...fitTexts.slice(0, 600), ...Array.from({ length: 200 }, text)]) expect(e.embedOne(t)).toEqual(ref(t));
+    expect(fromFit(e, fitTexts)).toEqual(fitTexts.map(ref));
+  });
+
+  it('embeds fitted texts from what the fit counted, in any order, across its blocks and after release', () => {
+    // 12,000 texts of ~100 features each: several blocks of the fit's kept counts (they start at 256 KB).
+    let seed = 99;
+    const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const word = (i: number) => `k${i.toString(36).replace(/[0-9]/g, (d) => 'qrstuvwxyz'[Number(d)])}`;
+    const texts = Array.from({ length: 12_000 }, () => Array.from({ length: 50 }, () => word(Math.floor(rnd() ** 3 * 30_000))).join(' '));
+    texts.push('alpha alpha alpha beta alpha beta', ''); // counts above 1; no features at all
+    const e = new HashEmbedder({ dim: 256 });
+    e.fit(texts);
+    const expected = texts.map((t) => e.embedOne(t));
+    // Backwards: each block is dropped at its last text, so the rest of it is counted afresh.
+    const order = texts.map((_, i) => texts.length - 1 - i);
+    const got: Float32Array[] = [];
+    for (const i of order) got[i] = e.embedInto(texts[i], new Float32Array(256), i);
+    expect(firstDifference(got, expected)).toBe(-1);
+    expect(firstDifference(fromFit(e, texts), expected)).toBe(-1);
+    // A fitIndex that names another text embeds the text given, not the fit's.
+    expect(e.embedInto(texts[1], new Float32Array(256), 0)).toEqual(expected[1]);
+    e.releaseFit();
+    expect(fromFit(e, texts.slice(0, 50))).toEqual(expected.slice(0, 50));
+    expect(e.idf('w:alpha')).toBeCloseTo(Math.log((texts.length + 1) / 2) + 1, 12);
   });
 
   it('reads ASCII text exactly as the regex tokenizer does (numbers, apostrophes, case, digits in words)', () => {
@@ -107,5 +144,6 @@ describe('hash embedder fast path', () => {
     e.fit(texts);
     const ref = reference(texts, 64);
     for (const t of texts) expect(e.embedOne(t), JSON.stringify(t)).toEqual(ref(t));
+    expect(fromFit(e, texts)).toEqual(texts.map(ref));
   });
 });

@@ -195,8 +195,8 @@ function dot8(data: Float32Array, o: number, query: Float64Array, dim: number): 
 export class SparseStore implements VectorStore {
   readonly kind = 'sparse';
   size = 0;
-  // One posting list per dimension (chunk ids ascending, their weights): views into two arrays
-  // holding every posting, dimension after dimension. They are laid out once, by finish().
+  // One posting list per dimension (chunk ids ascending, their weights), each allocated at its
+  // exact size, once, by finish() (one array per list: no limit on the total beyond memory).
   // Until then add() appends each vector's non-zero entries to a log (dimension and weight, in
   // blocks) and counts them per dimension: no list grows and copies itself, and the few large
   // allocations give the garbage collector little to react to (at a million chunks, thousands of
@@ -241,17 +241,11 @@ export class SparseStore implements VectorStore {
     const log = this.log;
     if (!log) return;
     this.log = null;
-    let total = 0;
-    for (let j = 0; j < this.dim; j++) total += this.lens[j];
-    const allIds = new Int32Array(total);
-    const allVals = new Float32Array(total);
-    const next = new Float64Array(this.dim); // where dimension j's next posting goes
-    for (let j = 0, at = 0; j < this.dim; at += this.lens[j++]) {
-      next[j] = at;
-      this.ids.push(allIds.subarray(at, at + this.lens[j]));
-      this.vals.push(allVals.subarray(at, at + this.lens[j]));
+    for (let j = 0; j < this.dim; j++) {
+      this.ids.push(new Int32Array(this.lens[j]));
+      this.vals.push(new Float32Array(this.lens[j]));
     }
-    log.scatter(allIds, allVals, next);
+    log.scatter(this.ids, this.vals);
   }
 
   score(query: Float32Array, id: number): number {
@@ -378,8 +372,9 @@ class PostingLog {
     this.blockUsed.push(0);
   }
 
-  /** Writes every entry into its dimension's list (`next[j]`: where list j's next entry goes), dropping each block once read. */
-  scatter(ids: Int32Array, weights: Float32Array, next: Float64Array): void {
+  /** Writes every entry into its dimension's list, in order, dropping each block once read. */
+  scatter(ids: Int32Array[], weights: Float32Array[]): void {
+    const next = new Int32Array(this.dim); // where list j's next entry goes
     let b = -1;
     let dims: Uint16Array | Int32Array = new Uint16Array(0);
     let vals: Float32Array = new Float32Array(0);
@@ -400,9 +395,10 @@ class PostingLog {
         k = 0;
       }
       for (let e = 0; e < len; e++) {
-        const at = next[dims[k]]++;
-        ids[at] = row;
-        weights[at] = vals[k++];
+        const j = dims[k];
+        const at = next[j]++;
+        ids[j][at] = row;
+        weights[j][at] = vals[k++];
       }
     }
   }

@@ -455,6 +455,7 @@ export class HashEmbedder implements Embedder {
    * What was counted for each text is kept (see embedInto's `fitIndex`) until releaseFit().
    */
   fit(texts: string[]): void {
+    this.releaseFit(); // the earlier fit's counts go before this one's are kept
     for (let r = 1; r < this.uni.length; r += 2) this.uni[r] = 0;
     const tab = this.bTab;
     for (let o = 3; o < tab.length; o += BIGRAM_INTS) tab[o] = 0;
@@ -628,9 +629,9 @@ const BIGRAM_INTS = 4;
  * What fit() counted for each text, in order: per text a run of ints, 2 × feature key + 1 when
  * its count follows (count > 1), else 2 × key. Kept in blocks that no text straddles, and a block
  * is dropped once its last text has been read (done), so a value-index build holds the stream of
- * the texts it has not embedded yet, not all of it. At most FIT_KEEP_INTS are kept (1 GiB: a
- * million chunks of ~100 terms take ~0.8 GiB); texts past that are not kept, and embedding them
- * counts them again.
+ * the texts it has not embedded yet, not all of it. At most FIT_KEEP_INTS are allocated (1 GiB:
+ * a million chunks of ~100 terms take ~0.8 GiB); a text that would need a block past that is not
+ * kept, and embedding it counts it again.
  */
 class FitStream {
   private readonly blocks: Array<Int32Array | null> = [];

@@ -28,7 +28,10 @@ export interface VectorStore {
   readonly bytes: number;
   /** Appends the next chunk's vector (chunk ids are assigned in call order). */
   add(v: Float32Array): void;
-  /** Called once every vector is in: trims spare capacity (dense) or lays the postings out (sparse). */
+  /**
+   * Called once every vector is in: trims spare capacity (dense) or lays the postings out
+   * (sparse, which then takes no more add() and which its searches finish if the caller did not).
+   */
   finish(): void;
   /** Feeds every chunk within `ranges` with a score > 0 into `top`. */
   searchExact(query: Float32Array, top: TopK, ranges: Ranges): void;
@@ -198,9 +201,9 @@ export class SparseStore implements VectorStore {
   // One posting list per dimension (chunk ids ascending, their weights), each allocated at its
   // exact size, once, by finish() (one array per list: no limit on the total beyond memory).
   // Until then add() appends each vector's non-zero entries to a log (dimension and weight, in
-  // blocks) and counts them per dimension: no list grows and copies itself, and the few large
-  // allocations give the garbage collector little to react to (at a million chunks, thousands of
-  // growing lists meant dozens of full collections).
+  // blocks) and counts them per dimension: no list grows and copies itself, so the garbage
+  // collector sees a few large blocks and then one exact-size array per list (at a million
+  // chunks, thousands of doubling lists meant dozens of full collections).
   private ids: Int32Array[] = [];
   private vals: Float32Array[] = [];
   private readonly lens: Int32Array;
@@ -350,20 +353,21 @@ class PostingLog {
     // value, which would mispredict every few entries of a sparse vector.
     for (let j = 0; j < v.length; j++) {
       const x = v[j];
-      const nz = x !== 0 ? 1 : 0;
       dims[used] = j;
       vals[used] = x;
-      used += nz;
-      lens[j] += nz;
+      used += x !== 0 ? 1 : 0;
     }
+    for (let e = start; e < used; e++) lens[dims[e]]++;
     this.used = used;
     this.blockUsed[this.blockUsed.length - 1] = used;
     this.rowLens[this.rows++] = used - start;
   }
 
   private newBlock(): void {
-    // Blocks start small (a small corpus should not take 24 MB) and double up to LOG_BLOCK.
-    const size = Math.max(Math.min(LOG_BLOCK, 65_536 * 2 ** Math.min(this.dimBlocks.length, 20)), this.dim);
+    // Blocks start small (room for a few vectors, not the 96–128 MB of a full block) and double
+    // up to LOG_BLOCK; a block always has room for one whole vector.
+    const first = Math.max(65_536, 4 * this.dim);
+    const size = Math.max(Math.min(LOG_BLOCK, first * 2 ** Math.min(this.dimBlocks.length, 20)), this.dim);
     this.dims = this.dim <= 0x10000 ? new Uint16Array(size) : new Int32Array(size);
     this.vals = new Float32Array(size);
     this.used = 0;

@@ -120,6 +120,9 @@ describe('hash embedder fast path', () => {
     for (const i of order) got[i] = e.embedInto(texts[i], new Float32Array(256), i);
     expect(firstDifference(got, expected)).toBe(-1);
     expect(firstDifference(fromFit(e, texts), expected)).toBe(-1);
+    // Forwards after a fresh fit: every text read from the kept counts, block after block.
+    e.fit(texts);
+    expect(firstDifference(fromFit(e, texts), expected)).toBe(-1);
     // A fitIndex that names another text embeds the text given, not the fit's.
     expect(e.embedInto(texts[1], new Float32Array(256), 0)).toEqual(expected[1]);
     e.releaseFit();

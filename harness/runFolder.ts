@@ -14,16 +14,18 @@ import { basename, isAbsolute, join, relative, resolve } from 'node:path';
 import { isAtomicTempFile } from './atomicFile.ts';
 import { UsageError } from './errors.ts';
 import { acquireRunLock, describeHolder, LOCK_FILE, type HeldLock } from './runLock.ts';
-import { RunStore, type RunManifest } from './runStore.ts';
-import type { RunRecord } from './types.ts';
+import { recordKey, RunStore, type RunManifest } from './runStore.ts';
 
 export interface WritableRunFolder {
   store: RunStore;
   lock: HeldLock;
   /** The manifest to continue (resume of a started run), or null: write a new one. */
   manifest: RunManifest | null;
-  /** Records already in the folder (resume). */
-  previous: RunRecord[];
+  /**
+   * What the folder already holds (resume), per strategy × question × repeat (`recordKey`):
+   * whether its latest record succeeded (no error). Only this is kept, not the records.
+   */
+  previous: Map<string, boolean>;
   /** Things the user should hear about (a stale lock taken over, a resume that starts afresh). */
   notes: string[];
 }
@@ -86,16 +88,17 @@ export function openRunFolder(dir: string, mode: 'new' | 'resume', opts: { outDi
         throw new UsageError(`run folder ${dir} already holds a run; resume it with --resume ${dir} or choose another --run-id`);
       }
       removeLeftovers(dir);
-      return { store, lock, manifest: null, previous: [], notes };
+      return { store, lock, manifest: null, previous: new Map(), notes };
     }
     if (!hasManifest) {
       if (hasRecords) throw new UsageError(`${dir} has records but no manifest.json: it cannot be resumed (start a new run with another --run-id)`);
       removeLeftovers(dir);
       notes.push(`${dir} had not started (no manifest): starting it afresh as run "${basename(dir)}"`);
-      return { store, lock, manifest: null, previous: [], notes };
+      return { store, lock, manifest: null, previous: new Map(), notes };
     }
     const manifest = store.readManifest();
-    const previous = store.readRecords({ repair: true });
+    const previous = new Map<string, boolean>();
+    store.forEachRecord((r) => void previous.set(recordKey(r), r.error === null), { repair: true });
     removeLeftovers(dir);
     return { store, lock, manifest, previous, notes };
   } catch (err) {

@@ -4,7 +4,7 @@
 // rewritten in place; every other file (manifest, summary, reports) is written atomically
 // (temporary file, fsync, rename), so a kill at any moment leaves the old file or the new one.
 // The manifest is written before the first record: a folder with records always has one.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, truncateSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomicFile.ts';
 import { redactSecrets } from './secrets.ts';
@@ -54,6 +54,9 @@ export interface RunManifest {
   /** Set when a run was resumed: when each resume started. */
   resumedAt?: string[];
 }
+
+/** Bytes read at a time by forEachRecord. */
+const READ_BLOCK = 1 << 20;
 
 export const recordKey = (r: { strategy: string; questionId: string; repeat: number }): string =>
   `${r.strategy}\u0000${r.questionId}\u0000${r.repeat}`;
@@ -123,31 +126,66 @@ export class RunStore {
    * file (it was never a finished record) so appends continue on a clean line.
    */
   readRecords(opts: { repair?: boolean } = {}): RunRecord[] {
-    if (!existsSync(this.recordsPath)) return [];
-    const text = readFileSync(this.recordsPath, 'utf8');
     const records: RunRecord[] = [];
-    let offset = 0;
-    const lines = text.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i];
-      const isLast = i === lines.length - 1;
-      if (line.trim()) {
-        try {
-          records.push(JSON.parse(line) as RunRecord);
-        } catch {
-          if (isLast || lines.slice(i + 1).every((l) => !l.trim())) {
-            if (opts.repair) truncateSync(this.recordsPath, Buffer.byteLength(text.slice(0, offset)));
-            break;
-          }
+    this.forEachRecord((r) => void records.push(r), opts);
+    return records;
+  }
+
+  /**
+   * Hands every complete record to `visit`, in file order, reading the file a block at a time:
+   * memory stays that of one block and one record, whatever the size of the run. Same rules as
+   * readRecords (a cut-short last line is dropped, or cut off the file with `repair`; a line that
+   * is not JSON in the middle of the file is an error naming it).
+   */
+  forEachRecord(visit: (record: RunRecord) => void, opts: { repair?: boolean } = {}): void {
+    if (!existsSync(this.recordsPath)) return;
+    const fd = openSync(this.recordsPath, 'r');
+    try {
+      const block = Buffer.allocUnsafe(READ_BLOCK);
+      let carry: Buffer = Buffer.alloc(0);
+      /** Bytes of the file before `carry`. */
+      let carryAt = 0;
+      let lineNo = 0;
+      /** A line that was not JSON: fine if nothing but blank lines follows it. */
+      const state: { broken: { line: number; at: number } | null } = { broken: null };
+      const take = (buf: Buffer, start: number, end: number, at: number) => {
+        lineNo++;
+        const line = buf.toString('utf8', start, end);
+        if (!line.trim()) return;
+        if (state.broken) {
           throw new UsageError(
-            `${this.recordsPath}:${i + 1}: corrupt record line (not JSON) in the middle of the file; ` +
+            `${this.recordsPath}:${state.broken.line}: corrupt record line (not JSON) in the middle of the file; ` +
               `records are only ever appended, so this file was edited or damaged: fix or remove that line`,
           );
         }
+        let record: RunRecord;
+        try {
+          record = JSON.parse(line) as RunRecord;
+        } catch {
+          state.broken = { line: lineNo, at };
+          return;
+        }
+        visit(record);
+      };
+      for (;;) {
+        const n = readSync(fd, block, 0, READ_BLOCK, null);
+        if (n === 0) break;
+        // UTF-8 never has a 0x0A byte inside a character, so lines can be cut out as bytes.
+        const buf = carry.length ? Buffer.concat([carry, block.subarray(0, n)]) : block.subarray(0, n);
+        let start = 0;
+        for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
+          take(buf, start, nl, carryAt + start);
+          start = nl + 1;
+        }
+        carryAt += start;
+        // Copied: `block` is overwritten by the next read.
+        carry = Buffer.from(buf.subarray(start));
       }
-      offset += line.length + 1;
+      if (carry.length) take(carry, 0, carry.length, carryAt);
+      if (state.broken && opts.repair) truncateSync(this.recordsPath, state.broken.at);
+    } finally {
+      closeSync(fd);
     }
-    return records;
   }
 
   append(record: RunRecord): void {

@@ -21,7 +21,7 @@ import { summarize, type RunSummary } from './metrics/summary.ts';
 import { withIntervals } from './metrics/intervals.ts';
 import { findPrice, loadPriceTable } from './prices.ts';
 import { createEmbedder, createProvider, embedderOptionsFor } from './providers/registry.ts';
-import { latestRecords, recordKey, RunStore, type FileHash, type RunManifest } from './runStore.ts';
+import { recordKey, RunStore, type FileHash, type RunManifest } from './runStore.ts';
 import { openRunFolder, runFolderPath } from './runFolder.ts';
 import { CircuitBreaker, classifyFailure, isEnvironmentFailure, type FailureKind } from './breaker.ts';
 import { redactSecrets } from './secrets.ts';
@@ -185,7 +185,6 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   // Run folder: new, or an interrupted one to resume; held under its one-writer lock.
   let store: RunStore;
   let manifest: RunManifest;
-  let previous: RunRecord[] = [];
   const startedAt = new Date().toISOString();
   const folder = opts.resumeDir
     ? openRunFolder(opts.resumeDir, 'resume', { command: 'treebench run --resume' })
@@ -210,7 +209,6 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     questions = data.questions.filter((q) => ids.has(q.id));
     specs = loaded.strategies.filter((s) => manifest.strategies.some((m) => m.id === s.id));
     repeats = manifest.repeats;
-    previous = folder.previous;
     manifest.resumedAt = [...(manifest.resumedAt ?? []), startedAt];
     manifest.finishedAt = null;
   } else {
@@ -307,19 +305,23 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     : undefined;
   // Finished work is skipped; with --retry-errors a key whose latest record is an error is run
   // again, and the new record (appended) supersedes the old one.
-  const done = new Set(latestRecords(previous).filter((r) => !opts.retryErrors || r.error === null).map(recordKey));
-  const tasks: Array<{ spec: StrategySpec; question: Question; repeat: number }> = [];
-  for (let repeat = 0; repeat < repeats; repeat++) {
-    for (const question of questions) {
-      for (const spec of specs) {
-        if (!done.has(recordKey({ strategy: spec.id, questionId: question.id, repeat }))) tasks.push({ spec, question, repeat });
-      }
-    }
+  const done = new Set([...folder.previous].filter(([, succeeded]) => succeeded || !opts.retryErrors).map(([key]) => key));
+  folder.previous.clear();
+  // Tasks in run order (repeat, question, strategy), as numbers: one per task, not an object.
+  const perRepeat = questions.length * specs.length;
+  const taskAt = (t: number) => ({ spec: specs[t % specs.length]!, question: questions[Math.floor(t / specs.length) % questions.length]!, repeat: Math.floor(t / perRepeat) });
+  const isDone = (t: number) => {
+    const { spec, question, repeat } = taskAt(t);
+    return done.has(recordKey({ strategy: spec.id, questionId: question.id, repeat }));
+  };
+  let tasks: number[] | null = null;
+  if (done.size > 0) {
+    tasks = [];
+    for (let t = 0; t < repeats * perRepeat; t++) if (!isDone(t)) tasks.push(t);
+    done.clear();
   }
+  const taskCount = tasks ? tasks.length : repeats * perRepeat;
 
-  // Summary rows only: full records go to disk and are not kept (memory stays flat with run size).
-  const records: RunRecord[] = previous.map(summaryRecord);
-  previous = [];
   const writer = new RecordWriter(store.recordsPath);
   let errors = 0;
   let finished = 0;
@@ -330,7 +332,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   // Enough questions in flight to keep every call slot busy while others do local work: that
   // many workers take the next task as they finish one (no promise per task is made up front).
   let nextTask = 0;
-  const runTask = async (task: (typeof tasks)[number]) => {
+  const runTask = async (task: ReturnType<typeof taskAt>) => {
     if (breaker.open || stopCalls.signal.aborted) {
       notRun++;
       return;
@@ -347,15 +349,17 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       return;
     }
     writer.append(record);
-    records.push(summaryRecord(record));
     finished++;
     if (record.error) errors++;
-    opts.onProgress?.({ phase: 'run', done: finished, total: tasks.length, errors, elapsedMs: performance.now() - runStart });
+    opts.onProgress?.({ phase: 'run', done: finished, total: taskCount, errors, elapsedMs: performance.now() - runStart });
     await writer.caughtUp();
   };
   await Promise.all(
-    Array.from({ length: Math.min(tasks.length, Math.max(2, concurrency * 2)) }, async () => {
-      while (nextTask < tasks.length) await runTask(tasks[nextTask++]);
+    Array.from({ length: Math.min(taskCount, Math.max(2, concurrency * 2)) }, async () => {
+      while (nextTask < taskCount) {
+        const t = nextTask++;
+        await runTask(taskAt(tasks ? tasks[t]! : t));
+      }
     }),
   );
   let stopped: RunStop | null = null;
@@ -366,8 +370,13 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   }
 
   await writer.close();
-  // Summaries follow the run's order of strategies and questions, not completion order: the
-  // order `report` and `history` sort by too, so the seeded bootstrap gives them the same intervals.
+  // Nothing of a finished record stays in memory while the run goes on (memory does not grow
+  // with the number of records): the summary reads the records file back, as `report` does, one
+  // record at a time into a summary row. Rows follow the run's order of strategies and
+  // questions, not completion order: the order `report` and `history` sort by too, so the
+  // seeded bootstrap gives them the same intervals.
+  const records: RunRecord[] = [];
+  store.forEachRecord((r) => void records.push(summaryRecord(r)));
   sortLikeRun(records, manifest);
   const summary = opts.intervals === false ? summarize(records) : withIntervals(summarize(records), records, { seed: manifest.seed });
   // A run with work left undone is not finished: finishedAt stays null until a resume completes it.
@@ -378,7 +387,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   return {
     dir: store.dir,
     manifest,
-    // Only summary rows are kept in memory; the full records are read back when asked for.
+    // The full records are read back when asked for.
     get records() {
       return (full ??= sortLikeRun(store.readRecords(), manifest));
     },

@@ -6,6 +6,9 @@ import { z } from 'zod';
 import { validateConfig, type LoadedConfig } from '../../harness/config.ts';
 import { runBenchmark, type BenchmarkData } from '../../harness/runner.ts';
 import { RunStore } from '../../harness/runStore.ts';
+import { sortLikeRun } from '../../harness/runOrder.ts';
+import { summarize } from '../../harness/metrics/summary.ts';
+import { withIntervals } from '../../harness/metrics/intervals.ts';
 import type { ChatMessage, ChatProvider, ChatResult, RunRecord } from '../../harness/types.ts';
 import { OfflineReasoner } from '../../harness/providers/offline.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
@@ -76,6 +79,19 @@ describe('runBenchmark', () => {
     expect(manifest.dataset.files.length).toBeGreaterThan(1);
     expect(manifest.finishedAt).not.toBeNull();
     expect(outcome.summary.strategies.map((s) => s.strategy)).toEqual(['vector', 'node-list']);
+  });
+
+  it('summarises from the records file: the summary equals the one made from the full records', async () => {
+    // The runner keeps nothing of a finished record while the run goes on and reads the file
+    // back into summary rows at the end; `report` summarises the full records of the same file.
+    const out = tmp();
+    const outcome = await runBenchmark({ loaded: configOf({ strategies: ['vector', 'test-flaky', 'node-list'] }), data: await sample(8), outDir: out, runId: 'rows', repeats: 2 });
+    const full = sortLikeRun(RunStore.open(join(out, 'rows')).readRecords(), outcome.manifest);
+    expect(full).toHaveLength(8 * 3 * 2);
+    expect(full.some((r) => r.error)).toBe(true);
+    const expected = withIntervals(summarize(full), full, { seed: outcome.manifest.seed });
+    expect(outcome.summary).toEqual(expected);
+    expect(JSON.parse(readFileSync(join(out, 'rows', 'summary.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(expected)));
   });
 
   it('records a failing question as an error and completes the run', async () => {

@@ -49,6 +49,46 @@ describe('summary rows', () => {
     expect(summarize(failed.map(summaryRecord))).toEqual(summarize(failed));
   });
 
+  it('keep the question of a failed record: whether its gold is a yes/no answer depends on it', () => {
+    // "No, it deferred the vote" answers a wh-question: not a yes/no gold. Read without the
+    // question it would be one (a leading "No," then punctuation), and yesNoN would count it.
+    const whQuestion = record({ strategy: 's0', questionId: 'w', question: 'What did the board decide?', error: 'boom', scores: null, gold: ['No, it deferred the vote'] });
+    const yesNoQuestion = record({ strategy: 's0', questionId: 'y', question: 'Did the board approve it?', error: 'boom', scores: null, gold: ['No, it deferred the vote'] });
+    const full = [whQuestion, yesNoQuestion];
+    const fromRows = summarize(full.map(summaryRecord)).strategies[0]!;
+    expect(fromRows.yesNoN).toBe(1);
+    expect(fromRows).toEqual(summarize(full).strategies[0]);
+    // A record that did not fail keeps neither (its scores already say what applies).
+    const ok = summaryRecord(record({ strategy: 's0', questionId: 'z', question: 'Did it?', gold: ['yes'], scores: { correct: 1, exactMatch: 1, f1: 1, numericMatch: null, yesNo: 1, choice: null } }));
+    expect([ok.question, ok.gold]).toEqual(['', []]);
+  });
+
+  it('keep what the judge summary counts and drop the judge\'s reason', () => {
+    const judged = records(40).map((r, i) => ({
+      ...r,
+      judge: { correct: i % 4 === 0 ? null : ((i % 3 === 0 ? 0 : 1) as 0 | 1), reason: `a long reason ${i}`.repeat(20), model: 'judge-m', prompt: 'default', calls: [{ kind: 'chat' as const, model: 'judge-m', inputTokens: 90 + i, outputTokens: 3, costUsd: 0.00001 * i, latencyMs: 40 + i, cached: false, retries: 0 }] },
+    }));
+    const rows = judged.map(summaryRecord);
+    expect(summarize(rows)).toEqual(summarize(judged));
+    expect(rows[1]!.judge!.reason).toBe('');
+  });
+
+  it('share a whole retrieval when its levels are shared, and not when they differ', () => {
+    const level = { recall: 1, precision: 0.1, mrr: 1, ndcg: 1 };
+    const a = summaryRecord(record({ strategy: 's', questionId: 'a', retrieval: { node: null, page: { ...level }, doc: { ...level }, k: 10 } }));
+    const b = summaryRecord(record({ strategy: 's', questionId: 'b', retrieval: { node: null, page: { ...level }, doc: { ...level }, k: 10 } }));
+    const otherK = summaryRecord(record({ strategy: 's', questionId: 'c', retrieval: { node: null, page: { ...level }, doc: { ...level }, k: 5 } }));
+    const withAt = summaryRecord(record({ strategy: 's', questionId: 'd', retrieval: { node: null, page: { ...level }, doc: { ...level }, k: 10, at: { '5': { node: null, page: { ...level }, doc: null } } } }));
+    const swapped = summaryRecord(record({ strategy: 's', questionId: 'e', retrieval: { node: { ...level }, page: { ...level }, doc: null, k: 10 } }));
+    expect(b.retrieval).toBe(a.retrieval);
+    expect(Object.isFrozen(a.retrieval)).toBe(true);
+    for (const other of [otherK, withAt, swapped]) expect(other.retrieval).not.toBe(a.retrieval);
+    expect(otherK.retrieval!.k).toBe(5);
+    expect(withAt.retrieval!.at!['5']!.doc).toBeNull();
+    expect(swapped.retrieval!.node).toEqual(level);
+    expect(swapped.retrieval!.doc).toBeNull();
+  });
+
   it('share equal score objects, frozen, and keep unequal ones apart', () => {
     const a = record({ strategy: 's', questionId: 'a', scores: { correct: 1, exactMatch: 1, f1: 0.5, numericMatch: null, yesNo: null, choice: null }, retrieval: { node: null, page: { recall: 1, precision: 0.1, mrr: 1, ndcg: 1 }, doc: null, k: 10 } });
     const b = record({ strategy: 's', questionId: 'b', scores: { ...a.scores! }, retrieval: { node: null, page: { ...a.retrieval!.page! }, doc: null, k: 10 } });

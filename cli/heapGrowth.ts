@@ -1,15 +1,19 @@
-// Two V8 garbage-collector settings that keep a run's memory near what it holds alive, for runs
+// V8 garbage-collector settings that keep a run's memory near what it holds alive, for runs
 // whose calls wait on a model over the network.
 //
-// Such a run keeps little alive (the corpus, its index, the tokenizer and one summary row per
-// record: about 40–60 MB), but every call's request, reply and record live for the 100 ms or
-// more they wait on the model. By default V8 (1) doubles the young generation up to 2 × 16 MB
+// Such a run keeps little alive (the corpus, its index, the tokenizer; nothing per finished
+// record, see harness/runner.ts), but every call's request, reply and record live for the 100 ms
+// or more they wait on the model. By default V8 (1) doubles the young generation up to 2 × 16 MB
 // whenever much of it survives a scavenge, which these waiting objects always do, and (2) lets
 // the old generation grow to as much as 4× its live size before collecting it in full. A
-// 2,000-call run at concurrency 64 then peaked at 236–245 MB RSS. With the young generation kept
-// at its starting size and the old generation collected at 1.5× its live size it peaks at
-// 157–171 MB (`npm run bench:http`), for about 0.2 ms more CPU per call. Both flags are read as
-// the heap grows, so setting them after start works, provided it is before the data loads.
+// 2,000-call run at concurrency 64 then peaked at 236–245 MB RSS. So:
+//  - the old generation is collected at 1.5× its live size (`--heap-growing-percent=50`);
+//  - the young generation stays at its starting size (2 × 1 MB) while the data loads and the
+//    index is built, and grows once, to 2 × 8 MB, when the calls start (widenWhenCallsStart).
+//    Held at 2 × 1 MB for the calls too, it cost a quarter of the CPU in collections (c=64
+//    efficiency ~0.70, `npm run bench:http`); at 2 × 8 MB most waiting objects die young.
+// Both flags are read as the heap grows, so setting them after start works, provided it is
+// before the data loads.
 //
 // Runs on the offline reasoner wait on nothing: they are bound by CPU, and there the small young
 // generation costs time (quickstart 3.0–3.1 s → 3.6 s) to save memory nobody is short of
@@ -17,13 +21,14 @@
 // tuned (bin/treebench.mjs says so), never a program or test that calls the CLI in-process; a
 // node flag of the user's (`node --heap-growing-percent=… treebench …`) is left alone, and
 // TREEBENCH_HEAP_FLAGS=off keeps V8's defaults. (NODE_OPTIONS cannot carry these V8 flags.)
-import { setFlagsFromString } from 'node:v8';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 
 /** [flag name, value] pairs. */
 export const HEAP_FLAGS: ReadonlyArray<readonly [string, number]> = [
   // The old generation is collected in full at (1 + this / 100) × its live size.
   ['heap-growing-percent', 50],
-  // The young generation does not grow past its starting size.
+  // The young generation does not grow past its starting size (until the calls start).
   ['semi-space-growth-factor', 1],
 ];
 
@@ -38,7 +43,49 @@ export function limitHeapGrowth(): string[] {
   if (process.env.TREEBENCH_HEAP_FLAGS === 'off') return [];
   const flags = heapFlagsToSet(process.execArgv);
   for (const flag of flags) setFlagsFromString(flag);
+  youngCapped = flags.some((f) => f.startsWith('--semi-space-growth-factor='));
   return flags;
+}
+
+/** True once limitHeapGrowth has held the young generation at its starting size. */
+let youngCapped = false;
+/** The young generation (both semi-spaces) while calls are in flight: 2 × 8 MB. */
+export const CALL_PHASE_YOUNG_BYTES = 16 * 2 ** 20;
+
+/**
+ * When the calls start: lets the young generation grow once, to CALL_PHASE_YOUNG_BYTES, and
+ * holds it there. At its starting size (2 × 1 MB) a run at concurrency 64 scavenged ~165 times a
+ * second, every waiting call's objects were promoted, and collections took about a quarter of
+ * the process's CPU; at 2 × 8 MB most of them die young (c=64, 4,000 calls: efficiency
+ * 0.72–0.81 → 0.82–0.84, RSS +10–20 MB). V8 grows the young generation by the growth factor at
+ * a scavenge that many objects survive: one step (of 8 from its starting size) takes it there,
+ * and the first minor collection seen at that size sets the factor back to 1. (V8's own cap,
+ * 2 × 16 MB, bounds it should a second step come first.) Does nothing unless limitHeapGrowth
+ * capped it.
+ */
+export function widenYoungGenerationForCalls(): void {
+  if (!youngCapped) return;
+  youngCapped = false;
+  const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.space_size ?? 0;
+  // One step from where it is now (2 × 1 MB, or more if it grew before the flags were set).
+  const step = Math.max(1, Math.round(CALL_PHASE_YOUNG_BYTES / young()));
+  if (step === 1) return;
+  const observer = new PerformanceObserver((list) => {
+    if (!list.getEntries().some((e) => (e as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR)) return;
+    if (young() < CALL_PHASE_YOUNG_BYTES) return;
+    setFlagsFromString('--semi-space-growth-factor=1');
+    observer.disconnect();
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  setFlagsFromString(`--semi-space-growth-factor=${step}`);
+}
+
+/** A run's progress callback that first widens the young generation when the calls start (phase `run`). */
+export function widenWhenCallsStart<P extends { phase: string }>(next?: (p: P) => void): (p: P) => void {
+  return (p) => {
+    if (p.phase === 'run') widenYoungGenerationForCalls();
+    next?.(p);
+  };
 }
 
 let commandProcess = false;

@@ -66,8 +66,10 @@ async function sdkFloor() {
 }
 
 async function harness(strategy) {
-  // As `treebench run` does for a config whose model is called over the network (cli/heapGrowth.ts).
-  (await import('../../cli/heapGrowth.js')).limitHeapGrowth();
+  // As `treebench run` does for a config whose model is called over the network (cli/heapGrowth.ts):
+  // heap flags before the data loads, the young generation widened when the calls start.
+  const { limitHeapGrowth, widenWhenCallsStart } = await import('../../cli/heapGrowth.js');
+  limitHeapGrowth();
   const { validateConfig } = await import('../../harness/config.js');
   const { runBenchmark } = await import('../../harness/runner.js');
   const { createProvider } = await import('../../harness/providers/registry.js');
@@ -110,7 +112,7 @@ async function harness(strategy) {
       data: { ...data, questions },
       outDir,
       provider,
-      onProgress: (p) => {
+      onProgress: widenWhenCallsStart((p) => {
         if (p.phase === 'run' && p.done === p.total) {
           tEnd = performance.now();
           cEnd = cpuNow();
@@ -120,7 +122,7 @@ async function harness(strategy) {
             process.stderr.write(`live heap after the last record: ${(process.memoryUsage().heapUsed / 2 ** 20).toFixed(1)} MB\n`);
           }
         }
-      },
+      }),
     });
     const calls = outcome.summary.strategies.reduce((s, x) => s + x.callsPerQuestion * x.records, 0);
     const errors = outcome.summary.strategies.reduce((s, x) => s + x.errors, 0);

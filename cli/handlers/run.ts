@@ -2,7 +2,7 @@
 // and print the table. Exit codes: see runExitCode.
 import type { Argv } from 'yargs';
 import { loadConfig } from '../../harness/config.ts';
-import { limitHeapForModelCalls } from '../heapGrowth.ts';
+import { limitHeapForModelCalls, widenWhenCallsStart } from '../heapGrowth.ts';
 import { runBenchmark, selectQuestions, type Progress } from '../../harness/runner.ts';
 import { RunStore, latestRecords } from '../../harness/runStore.ts';
 import { UsageError } from '../../harness/errors.ts';
@@ -89,7 +89,7 @@ async function cmdRun(args: {
     ...(args.retryErrors ? { retryErrors: true } : {}),
     ...(shard ? { shard } : {}),
     ...(args.cache !== undefined ? { cache: args.cache } : {}),
-    onProgress: progressPrinter(quiet),
+    onProgress: widenWhenCallsStart(progressPrinter(quiet)),
     onSummaryProgress: summaryProgress(quiet),
     signal: interrupt.signal,
     onNote: (m) => process.stderr.write(forTerminal(`note: ${m}\n`)),

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HEAP_FLAGS, heapFlagsToSet, limitHeapForModelCalls } from '../../cli/heapGrowth.ts';
+import { CALL_PHASE_YOUNG_BYTES, HEAP_FLAGS, heapFlagsToSet, limitHeapForModelCalls } from '../../cli/heapGrowth.ts';
 
 describe('heap flags of the treebench command', () => {
   it('sets each flag unless node was started with it (- or _ spelling)', () => {
@@ -19,29 +19,42 @@ describe('heap flags of the treebench command', () => {
     expect(limitHeapForModelCalls({ model: { provider: 'openai' }, scoring: {} })).toEqual([]);
   });
 
-  it('keeps the young generation at its starting size in the command, for runs that call a model over the network only', () => {
+  it('keeps the young generation at its starting size in the command until the calls start, then at 2 × 8 MB, for runs that call a model over the network only', () => {
     // A child process allocates 400,000 objects that stay alive through many scavenges (as a
-    // run's waiting calls do) and reports how large V8 let the young generation grow.
+    // run's waiting calls do) and reports how large V8 let the young generation grow; then the
+    // calls start (the run's first progress) and it does the same again, yielding to the event
+    // loop now and then as a run does.
     const dir = mkdtempSync(join(tmpdir(), 'treebench-heap-'));
     const probe = join(dir, 'probe.mts');
     writeFileSync(
       probe,
       `import { getHeapSpaceStatistics } from 'node:v8';
-import { limitHeapForModelCalls, markCommandProcess } from ${JSON.stringify(resolve('cli/heapGrowth.ts'))};
+import { limitHeapForModelCalls, markCommandProcess, widenWhenCallsStart } from ${JSON.stringify(resolve('cli/heapGrowth.ts'))};
 const [command, provider] = process.argv.slice(2);
 if (command === 'command') markCommandProcess();
 const set = limitHeapForModelCalls({ model: { provider: provider! }, scoring: {} });
+const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_size / 2 ** 20;
 const alive: object[] = [];
 for (let i = 0; i < 400_000; i++) alive.push({ i, s: 'x'.repeat(i % 50) + i });
-const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')!.space_size;
-process.stdout.write(JSON.stringify({ youngMb: young / 2 ** 20, set, alive: alive.length }));
+const youngMb = young();
+const progress = widenWhenCallsStart<{ phase: string }>();
+progress({ phase: 'index' });
+progress({ phase: 'run' });
+const later: object[] = [];
+for (let i = 0; i < 700_000; i++) {
+  later.push({ i, s: 'y'.repeat(i % 50) + i });
+  if (later.length > 200_000) later.splice(0, 100_000);
+  if (i % 5_000 === 0) await new Promise((r) => setImmediate(r));
+}
+process.stdout.write(JSON.stringify({ youngMb, callsYoungMb: young(), set, alive: alive.length + later.length }));
 `,
     );
     const probeRun = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-      JSON.parse(execFileSync(process.execPath, ['bin/run-ts.mjs', probe, ...args], { encoding: 'utf8', env: { ...process.env, ...env } })) as { youngMb: number; set: string[] };
+      JSON.parse(execFileSync(process.execPath, ['bin/run-ts.mjs', probe, ...args], { encoding: 'utf8', env: { ...process.env, ...env } })) as { youngMb: number; callsYoungMb: number; set: string[] };
     const tuned = probeRun(['command', 'openai']);
     expect(tuned.set).toEqual(heapFlagsToSet([]));
     expect(tuned.youngMb).toBeLessThanOrEqual(4);
+    expect(tuned.callsYoungMb).toBe(CALL_PHASE_YOUNG_BYTES / 2 ** 20);
     // Counter-examples: V8's defaults let it grow to 2 × 16 MB.
     const untuned: Array<[string[], NodeJS.ProcessEnv]> = [
       [['command', 'offline'], {}],
@@ -52,6 +65,8 @@ process.stdout.write(JSON.stringify({ youngMb: young / 2 ** 20, set, alive: aliv
       const free = probeRun(args, env);
       expect(free.set).toEqual([]);
       expect(free.youngMb).toBeGreaterThanOrEqual(8);
+      // Left to V8 while the calls run too: it grows to its own cap, past 2 × 8 MB.
+      expect(free.callsYoungMb).toBeGreaterThan(CALL_PHASE_YOUNG_BYTES / 2 ** 20);
     }
   });
 });

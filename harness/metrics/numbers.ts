@@ -20,6 +20,8 @@
 // A number glued to a preceding letter (`FY2022`, `Q2`, `S10`, `EC2`) is part of a name, not a
 // quantity, and is skipped. Numbers written as words ("fourteen") are not read.
 
+import { RecentTexts } from './recentTexts.ts';
+
 export interface ParsedNumber {
   /** The number as written, with its sign: `$1.2 billion` → 1.2, `(1,234)` → -1234. */
   value: number;
@@ -78,7 +80,17 @@ const MAGNITUDE_ABBR_RE = /^\s?(k|mm|mn|m|bn|b|tn|t)(?![\p{L}\p{N}])/iu;
 const PERCENT_RE = /^\s*(?:%|per\s?cent(?![\p{L}])|pct(?![\p{L}]))/iu;
 const UNIT_RE = /^\s*([\p{L}]+)/u;
 
-export function parseNumbers(text: string): ParsedNumber[] {
+// Every number and every date pattern starts with an ASCII digit (`\d`, u flag): a text without
+// one has none (answers in words, most free-text golds) and needs no regex pass.
+const HAS_DIGIT_RE = /\d/;
+
+const recentNumbers = new RecentTexts((text) => (HAS_DIGIT_RE.test(text) ? readNumbers(text) : []));
+
+export function parseNumbers(text: string): readonly ParsedNumber[] {
+  return recentNumbers.get(text);
+}
+
+function readNumbers(text: string): ParsedNumber[] {
   const out: ParsedNumber[] = [];
   const dateSpans = findDates(text).map((d) => [d.start, d.end] as const);
   for (const m of text.matchAll(NUMBER_RE)) {
@@ -208,7 +220,12 @@ function monthIndex(name: string): number {
 }
 
 /** Dates written out in a text, with their spans; overlapping matches keep the first found. */
-export function findDates(text: string): Array<DateParts & { start: number; end: number }> {
+export function findDates(text: string): ReadonlyArray<DateParts & { start: number; end: number }> {
+  return recentDates.get(text);
+}
+const recentDates = new RecentTexts((text) => (HAS_DIGIT_RE.test(text) ? readDates(text) : []));
+
+function readDates(text: string): Array<DateParts & { start: number; end: number }> {
   const out: Array<DateParts & { start: number; end: number }> = [];
   for (const { re, read } of DATE_PATTERNS) {
     for (const m of text.matchAll(re)) {

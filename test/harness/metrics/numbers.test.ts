@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mainNumber, parseNumbers } from '../../../harness/metrics/numbers.ts';
+import { findDates, mainNumber, parseNumbers } from '../../../harness/metrics/numbers.ts';
 
 const one = (text: string) => {
   const all = parseNumbers(text);
@@ -57,5 +57,28 @@ describe('mainNumber', () => {
     expect(mainNumber('2022')!.value).toBe(2022);
     expect(mainNumber('In $2022 million')!.value).toBe(2022);
     expect(mainNumber('Paris')).toBeNull();
+  });
+});
+
+describe('parseNumbers and findDates remember the last few texts', () => {
+  it('gives the same answer read again, after other texts and after the memory is cleared', () => {
+    const text = 'Revenue fell 5% to $1.2 billion on December 31, 2017 (page 5).';
+    const first = structuredClone(parseNumbers(text));
+    const dates = structuredClone(findDates(text));
+    expect(first.map((n) => [n.value, n.role])).toEqual([
+      [5, null],
+      [1.2, null],
+      [31, 'date'],
+      [2017, 'date'],
+      [5, 'label'],
+    ]);
+    expect(parseNumbers(text)).toEqual(first);
+    // Far more texts than it keeps, then the first again: computed afresh, equal.
+    for (let i = 0; i < 100; i++) parseNumbers(`${i} days on March ${1 + (i % 28)}, 2020`);
+    expect(parseNumbers(text)).toEqual(first);
+    expect(findDates(text)).toEqual(dates);
+    // Texts without a digit hold no number and no date (numbers written as words are not read).
+    expect(parseNumbers('fourteen days, the end of December')).toEqual([]);
+    expect(findDates('December the thirty-first')).toEqual([]);
   });
 });

@@ -24,18 +24,21 @@ const SECRET_ENV_VARS = ['OPENAI_API_KEY', 'AZURE_OPENAI_API_KEY', 'OPENROUTER_A
 
 type Replacer = string | ((match: string, ...groups: string[]) => string);
 
-const PATTERNS: Array<[RegExp, Replacer]> = [
+// Each pattern with a literal that every match of it contains (null: not worth checking): a text
+// without the literal is not scanned. The URL pattern, which may start at any letter, cost half of
+// redacting a record line; most lines hold no `://`.
+const PATTERNS: Array<[RegExp, Replacer, string | null]> = [
   // Authorization: Bearer xyz / "authorization": "Bearer xyz" / Authorization=xyz
   // (A value that is already [REDACTED] is left alone, so redacting twice changes nothing.)
-  [/(\bauthorization\b["']?\s*[:=]\s*["']?)(?!(?:bearer\s+|basic\s+)?\[REDACTED\])(?:bearer\s+|basic\s+)?[^\s"',;}\]]+/gi, (_m, p1) => `${p1}${REDACTED}`],
+  [/(\bauthorization\b["']?\s*[:=]\s*["']?)(?!(?:bearer\s+|basic\s+)?\[REDACTED\])(?:bearer\s+|basic\s+)?[^\s"',;}\]]+/gi, (_m, p1) => `${p1}${REDACTED}`, null],
   // api-key / x-api-key / api_key / apikey headers, JSON fields and query parameters
-  [/(\b(?:x-)?api[-_]?key\b["']?\s*[:=]\s*["']?)(?!\[REDACTED\])[^\s"',;&}\]]+/gi, (_m, p1) => `${p1}${REDACTED}`],
+  [/(\b(?:x-)?api[-_]?key\b["']?\s*[:=]\s*["']?)(?!\[REDACTED\])[^\s"',;&}\]]+/gi, (_m, p1) => `${p1}${REDACTED}`, null],
   // Bearer tokens anywhere else
-  [/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, `Bearer ${REDACTED}`],
+  [/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, `Bearer ${REDACTED}`, null],
   // OpenAI-style keys: sk-..., sk-proj-..., sk-svcacct-...
-  [/\bsk-[A-Za-z0-9_-]{8,}/g, REDACTED],
+  [/\bsk-[A-Za-z0-9_-]{8,}/g, REDACTED, null],
   // user:password@ in URLs
-  [/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/:@]+:[^\s/@]+@/gi, (_m, p1) => `${p1}${REDACTED}@`],
+  [/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/:@]+:[^\s/@]+@/gi, (_m, p1) => `${p1}${REDACTED}@`, '://'],
 ];
 
 function escapeRegExp(s: string): string {
@@ -55,7 +58,8 @@ export function redactSecrets(text: string): string {
   for (const secret of [...literal].sort((a, b) => b.length - a.length)) {
     if (out.includes(secret)) out = out.replace(new RegExp(escapeRegExp(secret), 'g'), REDACTED);
   }
-  for (const [re, replacement] of PATTERNS) {
+  for (const [re, replacement, literal] of PATTERNS) {
+    if (literal !== null && !out.includes(literal)) continue;
     out = typeof replacement === 'string' ? out.replace(re, replacement) : out.replace(re, replacement);
   }
   return out;

@@ -68,8 +68,10 @@ async function sdkFloor() {
 async function harness(strategy) {
   // As `treebench run` does for a config whose model is called over the network (cli/heapGrowth.ts):
   // heap flags before the data loads, the young generation widened when the calls start.
-  const { limitHeapGrowth, widenWhenCallsStart } = await import('../../cli/heapGrowth.js');
-  limitHeapGrowth();
+  // (An older checkout measured with --before may not widen it: then progress passes straight through.)
+  const heap = await import('../../cli/heapGrowth.js');
+  heap.limitHeapGrowth();
+  const widenWhenCallsStart = heap.widenWhenCallsStart ?? ((next) => next);
   const { validateConfig } = await import('../../harness/config.js');
   const { runBenchmark } = await import('../../harness/runner.js');
   const { createProvider } = await import('../../harness/providers/registry.js');

@@ -2,18 +2,26 @@
 // the whole file, split on newlines, parse) on files whose lines cross block boundaries, with
 // multi-byte characters cut by a boundary, blank and CRLF lines, a cut-short last line and a
 // corrupt line in the middle.
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { RunStore } from '../../harness/runStore.ts';
 import { mulberry32 } from '../../harness/random.ts';
 import type { RunRecord } from '../../harness/types.ts';
 
 const BLOCK = 1 << 20;
 
-function folder(text: string | Buffer): RunStore {
+const made: string[] = [];
+afterAll(() => made.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+const tempDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'treebench-read-'));
+  made.push(dir);
+  return dir;
+};
+
+function folder(text: string | Buffer): RunStore {
+  const dir = tempDir();
   writeFileSync(join(dir, 'records.jsonl'), text);
   return RunStore.at(dir);
 }
@@ -82,7 +90,6 @@ describe('RunStore.forEachRecord', () => {
   });
 
   it('reads no file as no records', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'treebench-read-'));
-    expect(RunStore.at(dir).readRecords()).toEqual([]);
+    expect(RunStore.at(tempDir()).readRecords()).toEqual([]);
   });
 });

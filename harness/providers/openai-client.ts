@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import { createRequire } from 'node:module';
 import { redactSecrets, registerSecret } from '../secrets.ts';
+import { pooledFetch } from './pooledFetch.ts';
 
 // The SDK is loaded on first use (through its CommonJS build, synchronously): it takes a few
 // hundred milliseconds that `treebench --help`, reports and offline runs do not need. Every
@@ -143,6 +144,7 @@ export function createClient(conn: ResolvedConnection, opts: OpenAIConnectionOpt
     maxRetries: 0,
     timeout: opts.timeoutMs ?? 120_000,
     logger: redactingLogger,
+    fetch: pooledFetch(),
   });
 }
 
@@ -309,5 +311,6 @@ function hint(c: Classified): string {
   if (c.status === 401) return ' (check the API key in the env var named by model.apiKeyEnv, default OPENAI_API_KEY)';
   if (c.status === 404) return ' (check the model name, and that baseURL ends with the API root, usually /v1)';
   if (c.code === 'connection') return ' (is the server running and reachable at baseURL?)';
+  if (c.status !== undefined && c.status >= 300 && c.status < 400) return ' (the server redirects: set baseURL to the address it redirects to, e.g. https://…)';
   return '';
 }

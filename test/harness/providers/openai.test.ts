@@ -276,4 +276,13 @@ describe('OpenAIChatProvider configuration and secrets', () => {
     const p = new OpenAIChatProvider({ model: 'm', baseURL: server.baseURL.replace(/\/v1$/, ''), apiKey: KEY });
     await expect(p.chat(messages, {})).rejects.toThrow(/404.*\/v1/);
   });
+
+  it('reports a redirect as a base URL to fix, without following it or retrying', async () => {
+    server.chatReplies.push({ status: 308, headers: { location: 'https://elsewhere.invalid/v1/chat/completions' }, body: '' });
+    const err = (await provider().chat(messages, {}).catch((e: unknown) => e)) as ProviderError;
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err.message).toMatch(/308.*the server redirects: set baseURL/);
+    expect(err.retries).toBe(0);
+    expect(server.requestsTo(CHAT)).toHaveLength(1);
+  });
 });

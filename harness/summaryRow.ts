@@ -1,7 +1,8 @@
-// What a summary needs of a record: the runner keeps one summary row per finished record in
-// memory for the run's summary and intervals, and writes the full record to disk. A row is a
-// `SummaryRow`: one fixed-shape object holding only the fields summaries read (numbers that are
-// integers stay unboxed in the object), so a run's memory grows by about 150 bytes per record.
+// What a summary needs of a record: when a run's calls are done, the runner reads records.jsonl
+// back one record at a time into summary rows, for the run's summary and intervals (during the
+// run it keeps nothing per record). A row is a `SummaryRow`: one fixed-shape object holding only
+// the fields summaries read (numbers that are integers stay unboxed in the object): about 220
+// bytes a record, where the parsed record is kilobytes.
 //  - What summaries never read (answer, evidence, trace, finishing time, queue time, stop reason,
 //    the judge's reason) is not kept: the prototype answers it with shared empties.
 //  - The question text and gold answers are kept only when the record failed: only then do

@@ -66,6 +66,21 @@ export function countChatTokensCached(messages: ChatMessage[], model: string): n
 /** Seeded random numbers in [0, 1) (mulberry32). */
 export const seededRandom = mulberry32;
 
+/**
+ * Resolves two event-loop turns from now (in the check phase of the next turn). A chat call's
+ * caller waits for it before its own work goes on (counting tokens, the strategy's next step,
+ * scoring the answer, writing the record, starting the next question), so that work runs after
+ * the I/O that is ready: other replies are read and the requests that take their freed call
+ * slots are written first. (undici writes a request on a reused keep-alive socket only in a
+ * check phase, setImmediate, to see first whether the server closed it; with the caller's work
+ * run at once, that write waited behind every reply's work of the turn.) At concurrency 64
+ * against the loopback server (bench/http, vector, 2,000 calls, 5 interleaved rounds, twice):
+ * efficiency 0.671 → 0.726 and 0.714 → 0.780. A single setImmediate (this turn's check phase,
+ * queued before undici's) gained nothing. Only for providers that wait on the network: an offline
+ * one has no I/O to let through, and the two turns per call slowed the quickstart by ~20%.
+ */
+const afterNextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+
 export class MeteredContext implements StrategyContext {
   readonly corpus: Corpus;
   readonly budget: BudgetTracker;
@@ -158,6 +173,7 @@ export class MeteredContext implements StrategyContext {
         return provider.chat(messages, { ...opts, maxTokens, attempt: this.repeat, ...(this.door.signal ? { signal: this.door.signal } : {}) });
       });
       log.latencyMs = performance.now() - started;
+      if (!provider.offline) await afterNextTurn();
       log.inputTokens = result.usage?.inputTokens ?? estimateInput();
       log.outputTokens = result.usage?.outputTokens ?? countTokens(result.text + toolCallsText(result.toolCalls), this.pricedModel);
       if (!result.usage) log.estimated = true;

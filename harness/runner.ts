@@ -40,6 +40,10 @@ import { writeModelSummaries, type IngestionCost } from './modelSummaries.ts';
 
 export type { BenchmarkData };
 
+/**
+ * Where a run is: `index` as chunks are embedded; `run` once as the calls start (done 0), then
+ * after each finished record.
+ */
 export interface Progress {
   done: number;
   total: number;
@@ -329,6 +333,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const environmentErrors = new Map<string, number>();
   const breaker = new CircuitBreaker(config.run.maxConsecutiveFailures);
   const runStart = performance.now();
+  // The calls start: said once before the first record (cli/heapGrowth.ts sizes the heap for them).
+  if (taskCount > 0) opts.onProgress?.({ phase: 'run', done: 0, total: taskCount, errors: 0, elapsedMs: 0 });
   // Enough questions in flight to keep every call slot busy while others do local work: that
   // many workers take the next task as they finish one (no promise per task is made up front).
   let nextTask = 0;

@@ -32,7 +32,9 @@ function progressPrinter(quiet: boolean): (p: Progress) => void {
     const line =
       p.phase === 'index'
         ? `indexing: ${p.done}/${p.total} chunks embedded`
-        : `running: ${p.done}/${p.total} records, ${p.errors} errors, ${rate.toFixed(1)}/s${final ? '' : `, ~${eta}s left`}`;
+        : p.done === 0
+          ? `running: 0/${p.total} records`
+          : `running: ${p.done}/${p.total} records, ${p.errors} errors, ${rate.toFixed(1)}/s${final ? '' : `, ~${eta}s left`}`;
     process.stderr.write(tty ? `\r\x1b[K${line}${final ? '\n' : ''}` : `${line}\n`);
   };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { validateConfig, type LoadedConfig } from '../../harness/config.ts';
-import { runBenchmark, type BenchmarkData } from '../../harness/runner.ts';
+import { runBenchmark, type BenchmarkData, type Progress } from '../../harness/runner.ts';
 import { RunStore } from '../../harness/runStore.ts';
 import { sortLikeRun } from '../../harness/runOrder.ts';
 import { summarize } from '../../harness/metrics/summary.ts';
@@ -92,6 +92,18 @@ describe('runBenchmark', () => {
     const expected = withIntervals(summarize(full), full, { seed: outcome.manifest.seed });
     expect(outcome.summary).toEqual(expected);
     expect(JSON.parse(readFileSync(join(out, 'rows', 'summary.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(expected)));
+  });
+
+  it('says when the calls start (run progress at 0) and after each record, and nothing when none is left', async () => {
+    const out = tmp();
+    const seen: Progress[] = [];
+    await runBenchmark({ loaded: configOf({ strategies: ['vector'] }), data: await sample(5), outDir: out, runId: 'p', onProgress: (p) => void (p.phase === 'run' && seen.push(p)) });
+    expect(seen.map((p) => p.done)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(seen.every((p) => p.total === 5)).toBe(true);
+    // A resume with every task done: no calls start, so no run progress at all.
+    seen.length = 0;
+    await runBenchmark({ loaded: configOf({ strategies: ['vector'] }), data: await sample(5), outDir: out, resumeDir: join(out, 'p'), onProgress: (p) => void (p.phase === 'run' && seen.push(p)) });
+    expect(seen).toEqual([]);
   });
 
   it('records a failing question as an error and completes the run', async () => {

@@ -171,9 +171,8 @@ function isMultipleChoice(q: Question): q is Question & { choices: string[]; lab
 }
 
 /** Verdict of one gold answer on the prediction, by the gold's kind (rule 2 above). */
-function goldAccepts(pred: string, gold: string, question: string, opts: Required<AnswerScoreOptions>): boolean {
+function goldAccepts(pred: string, gold: string, question: string, numeric: number | null, opts: Required<AnswerScoreOptions>): boolean {
   if (goldPolarity(gold, question) !== null) return yesNoMatch(pred, [gold], question) === 1;
-  const numeric = claimedValueMatch(pred, gold, opts, opts.shortAnswerWords);
   if (numeric !== null) return numeric === 1;
   if (exactMatchOne(pred, gold) === 1) return true;
   // An abstention is never a free-text answer, however many words it shares with the gold.
@@ -201,14 +200,18 @@ export function scoreAnswer(
     choice = choiceMatch(picked, question.label);
   }
 
+  // Each gold's numeric verdict (null: not a numeric gold), once: the numeric-match score is
+  // their maximum, and the verdict of a numeric gold is its own.
+  const numeric = golds.map((g) => claimedValueMatch(pred, g, opts, opts.shortAnswerWords));
+  const numericVerdicts = numeric.filter((m): m is number => m !== null);
   const scores: AnswerScores = {
     exactMatch: exactMatch(pred, golds),
     f1: tokenF1(pred, golds),
-    numericMatch: numericMatch(pred, golds, opts, opts.shortAnswerWords),
+    numericMatch: numericVerdicts.length > 0 ? Math.max(...numericVerdicts) : null,
     yesNo: yesNoMatch(pred, golds, question.question),
     choice,
     correct: 0,
   };
-  scores.correct = choice !== null ? choice : golds.some((g) => goldAccepts(pred, g, question.question, opts)) ? 1 : 0;
+  scores.correct = choice !== null ? choice : golds.some((g, i) => goldAccepts(pred, g, question.question, numeric[i] ?? null, opts)) ? 1 : 0;
   return scores;
 }

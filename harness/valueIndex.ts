@@ -102,22 +102,7 @@ export class ValueIndex {
     timing: { started: number; chunkMs: number } = { started: performance.now(), chunkMs: 0 },
   ): Promise<ValueIndex> {
     const texts = chunks.map((c) => c.text);
-    embedder.fit?.(texts);
-
     let cache: EmbeddingCache | null = null;
-    let hashes: Buffer[] = [];
-    if (opts.cacheDir && embedder.cacheKey) {
-      hashes = texts.map(textHash);
-      let key = embedder.cacheKey;
-      // A fitted embedder's vectors depend on the whole corpus (IDF): key on its fingerprint too.
-      if (embedder.fit) {
-        const h = createHash('sha256');
-        for (const x of hashes) h.update(x);
-        key += ` corpus=${h.digest('hex')}`;
-      }
-      cache = EmbeddingCache.open(opts.cacheDir, key);
-    }
-
     let store: VectorStore | null = null;
     // A local embedder that can write into a buffer embeds each chunk as it is added: one buffer
     // for the whole corpus (the store and the cache copy what they keep).
@@ -126,7 +111,22 @@ export class ValueIndex {
     let embedCalls = 0;
     let inputTokens = 0;
     let cachedChunks = 0;
+    // From the fit on, whatever fails (the cache that cannot be opened, an embedding call) still
+    // releases what the fit kept (the hash embedder's per-text counts: up to 1 GiB).
     try {
+      embedder.fit?.(texts);
+      let hashes: Buffer[] = [];
+      if (opts.cacheDir && embedder.cacheKey) {
+        hashes = texts.map(textHash);
+        let key = embedder.cacheKey;
+        // A fitted embedder's vectors depend on the whole corpus (IDF): key on its fingerprint too.
+        if (embedder.fit) {
+          const h = createHash('sha256');
+          for (const x of hashes) h.update(x);
+          key += ` corpus=${h.digest('hex')}`;
+        }
+        cache = EmbeddingCache.open(opts.cacheDir, key);
+      }
       for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
         const end = Math.min(chunks.length, i + EMBED_BATCH);
         const batch: Array<Float32Array | undefined> = [];

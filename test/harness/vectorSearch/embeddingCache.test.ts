@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -131,5 +131,18 @@ describe('embedding cache', () => {
     EmbeddingCache.open(dir, e.cacheKey).close();
     const folder = join(dir, readdirSync(dir)[0]);
     expect(readFileSync(join(folder, 'key.json'), 'utf8')).not.toMatch(/hunter2|sk-test/);
+  });
+
+  it('a cache that cannot be opened fails the build and still releases what the fit kept', async () => {
+    const file = join(tmp(), 'not-a-directory');
+    writeFileSync(file, 'x');
+    const events: string[] = [];
+    const fitted: Embedder = { ...countingEmbedder(), fit: () => void events.push('fit'), releaseFit: () => void events.push('release') };
+    await expect(ValueIndex.fromChunks(docs(corpusA), fitted, { cacheDir: file })).rejects.toThrow(/not-a-directory/);
+    expect(events).toEqual(['fit', 'release']);
+    // Counter-example: a build that succeeds releases it once too.
+    events.length = 0;
+    await ValueIndex.fromChunks(docs(corpusA), fitted, { cacheDir: tmp() });
+    expect(events).toEqual(['fit', 'release']);
   });
 });

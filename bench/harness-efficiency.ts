@@ -7,21 +7,19 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { validateConfig, type LoadedConfig } from '../harness/config.ts';
 import { runBenchmark } from '../harness/runner.ts';
 import { loadBenchmarkData } from '../datasets/registry.ts';
+import { benchArgs } from './lib/args.ts';
 
-const { values } = parseArgs({
-  options: {
-    questions: { type: 'string', default: '500' },
-    latency: { type: 'string', default: '100' },
-    concurrency: { type: 'string', default: '16' },
-  },
+const args = benchArgs(import.meta.url, {
+  questions: { type: 'string', default: '500', number: 'positive-integer', help: 'questions per strategy' },
+  latency: { type: 'string', default: '100', number: 'positive', help: 'simulated latency of each model call, ms' },
+  concurrency: { type: 'string', default: '16', number: 'positive-integer', help: 'model calls in flight' },
 });
-const nQuestions = Number(values.questions);
-const latencyMs = Number(values.latency);
-const concurrency = Number(values.concurrency);
+const nQuestions = args.number('questions');
+const latencyMs = args.number('latency');
+const concurrency = args.number('concurrency');
 
 const raw = {
   name: 'bench-efficiency',

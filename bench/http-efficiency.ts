@@ -15,9 +15,9 @@
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { buildIsCurrent } from '../bin/source-dirs.mjs';
 import { startLoopback } from './lib/loopback.ts';
+import { benchArgs } from './lib/args.ts';
 
 /** What one piece measured (printed by bench/http/worker.mjs as one JSON line). */
 interface Result {
@@ -32,20 +32,21 @@ interface Result {
   records?: number;
 }
 
-const { values } = parseArgs({
-  options: {
-    calls: { type: 'string', default: '2000' },
-    latency: { type: 'string', default: '100' },
-    concurrency: { type: 'string', default: '16,64' },
-    large: { type: 'boolean', default: false },
-    /** Another checkout (e.g. `git archive <commit> | tar -x -C dir`, node_modules linked): its runner is measured too. */
-    before: { type: 'string' },
+const args = benchArgs(import.meta.url, {
+  calls: { type: 'string', default: '2000', number: 'positive-integer', help: 'chat calls per piece (node-list makes twice as many: two per question)' },
+  latency: { type: 'string', default: '100', number: 'positive', help: "the loopback server's latency per call, ms" },
+  concurrency: { type: 'string', default: '16,64', number: 'positive-integer-list', help: 'concurrency levels to measure, comma-separated' },
+  large: { type: 'boolean', default: false, help: 'also vector at c=64 with 2,000 and 20,000 questions (is RSS flat?)' },
+  before: {
+    type: 'string',
+    help: 'another checkout (e.g. `git worktree add <dir> <commit>`, node_modules linked): its runner is measured too, right after this one',
   },
 });
-const calls = Number(values.calls);
-const latency = Number(values.latency);
-const levels = values.concurrency!.split(',').map(Number);
-const beforeDir = values.before ? resolve(values.before) : null;
+const calls = args.number('calls');
+const latency = args.number('latency');
+const levels = args.numbers('concurrency');
+const before = args.string('before');
+const beforeDir = before ? resolve(before) : null;
 if (beforeDir) mkdirSync(join(beforeDir, 'bench/http'), { recursive: true });
 // The pieces run treebench's compiled JavaScript, as `npx treebench` does: build it when stale.
 for (const dir of [process.cwd(), ...(beforeDir ? [beforeDir] : [])]) {
@@ -118,7 +119,7 @@ try {
     row('treebench node-list', nodeList, c, floor2);
     if (beforeDir) row('before: node-list', await piece(['--mode', 'node-list', '--concurrency', String(c), '--questions', String(calls)], beforeDir), c, floor2);
   }
-  if (values.large) {
+  if (args.flag('large')) {
     const c = levels[levels.length - 1];
     console.log(`  memory against run size (vector, concurrency ${c})`);
     for (const n of [2000, 20000]) {

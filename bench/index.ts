@@ -7,9 +7,13 @@
 //   npm run bench -- --only http,search
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { benchArgs } from './lib/args.ts';
 
-const { values } = parseArgs({ options: { large: { type: 'boolean', default: false }, only: { type: 'string' } } });
+const opts = benchArgs(import.meta.url, {
+  large: { type: 'boolean', default: false, help: 'pieces that know --large also run their large part' },
+  only: { type: 'string', help: 'the pieces to run, comma-separated (http, search, …: the bench:* scripts of package.json)' },
+});
+const values = { large: opts.flag('large'), only: opts.string('only') };
 /** Pieces that accept --large. */
 const LARGE = new Set(['bench:http', 'bench:search']);
 

@@ -10,22 +10,22 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig, validateConfig, type LoadedConfig } from '../harness/config.ts';
 import { runBenchmark } from '../harness/runner.ts';
 import { loadBenchmarkData } from '../datasets/registry.ts';
 import { startLoopback } from './lib/loopback.ts';
+import { benchArgs } from './lib/args.ts';
 
-const { values } = parseArgs({
-  options: {
-    configs: { type: 'string' },
-    questions: { type: 'string', default: '3' },
-    child: { type: 'string' },
-    cache: { type: 'string' },
-    out: { type: 'string' },
-    embedder: { type: 'string' },
-  },
+const args = benchArgs(import.meta.url, {
+  configs: { type: 'string', help: 'configs to run twice, comma-separated (default: aws-docs and financebench, or the quickstart when their data is absent)' },
+  questions: { type: 'string', default: '3', number: 'positive-integer', help: 'questions each run answers' },
+  // One round, run by the parent in a child process of its own.
+  child: { type: 'string', internal: true, help: 'the config of the round' },
+  cache: { type: 'string', internal: true, help: 'the cache folder of the round' },
+  out: { type: 'string', internal: true, help: 'the runs folder of the round' },
+  embedder: { type: 'string', internal: true, help: "the round's embedder" },
 });
+const values = { configs: args.string('configs'), questions: String(args.number('questions')), child: args.string('child'), cache: args.string('cache'), out: args.string('out'), embedder: args.string('embedder') };
 
 interface Round {
   loadMs: number;
@@ -61,8 +61,14 @@ async function round(path: string, cacheDir: string, outDir: string): Promise<Ro
 if (values.child) {
   process.stdout.write(JSON.stringify(await round(values.child, values.cache!, values.out!)) + '\n');
 } else {
-  const wanted = values.configs ? values.configs.split(',') : ['configs/aws-docs.yaml', 'configs/financebench.yaml'];
-  const configs = wanted.filter((c) => existsSync(c));
+  // Configs asked for must exist; of the default ones, those whose data is present run.
+  const given = values.configs?.split(',').map((c) => c.trim());
+  const missing = given?.filter((c) => !existsSync(c)) ?? [];
+  if (missing.length) {
+    process.stderr.write(`error: --configs: no such file: ${missing.join(', ')}\n`);
+    process.exit(2);
+  }
+  const configs = given ?? ['configs/aws-docs.yaml', 'configs/financebench.yaml'].filter((c) => existsSync(c));
   if (!configs.length) configs.push('configs/quickstart.yaml');
   console.log('second run of a config (embedding cache; each run in its own process): ideal second-run embedding = 0 ms, 0 calls');
   // The same first config once more with an `openai:` embedder against the loopback server (20 ms

@@ -7,11 +7,12 @@
 //   npm run bench:startup -- --runs 20
 import { buildIsCurrent } from '../bin/source-dirs.mjs';
 import { spawnSync } from 'node:child_process';
-import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
+import { benchArgs } from './lib/args.ts';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '10' } } });
-const runs = Number(values.runs);
+const runs = benchArgs(import.meta.url, {
+  runs: { type: 'string', default: '10', number: 'positive-integer', help: 'runs of each command (the median is printed)' },
+}).number('runs');
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parsePageIndexTree } from '../datasets/pageindex.ts';
 import { readPdfs } from '../datasets/pdf.ts';
 import { buildPdfTree, compareTrees, titlesMatch, treeInvariantErrors } from '../datasets/treeBuild/index.ts';
+import { benchArgs } from './lib/args.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const shared = path.resolve(here, '../../shared/datasets');
@@ -34,7 +35,7 @@ interface Row {
 }
 
 const rows: Row[] = [];
-const verbose = process.argv.includes('--verbose');
+const verbose = benchArgs(import.meta.url, { verbose: { type: 'boolean', default: false, help: "also print, per document, the builder's reason, its tree (four levels) and the reference entries it missed" } }).flag('verbose');
 
 async function measure(set: string, files: string[], reference: (file: string, content: Awaited<ReturnType<typeof readPdfs>>[number]) => import('../harness/types.ts').TreeNode[]) {
   const contents = await readPdfs(files);

@@ -10,23 +10,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { runBenchmark } from '../harness/runner.ts';
 import { runTune } from '../harness/tune/run.ts';
 import { fullGridCalls, judgeRecommendation, KNOWN_BEST, syntheticConfig, syntheticData, syntheticProvider } from './lib/syntheticTune.ts';
+import { benchArgs } from './lib/args.ts';
 
-const { values } = parseArgs({
-  options: {
-    seeds: { type: 'string', default: '20' },
-    questions: { type: 'string', default: '120' },
-    eta: { type: 'string', default: '3' },
-    'min-questions': { type: 'string', default: '12' },
-  },
+const args = benchArgs(import.meta.url, {
+  seeds: { type: 'string', default: '20', number: 'positive-integer', help: 'seeds of the synthetic problem to tune' },
+  questions: { type: 'string', default: '120', number: 'positive-integer', help: 'questions of the synthetic dataset' },
+  eta: { type: 'string', default: '3', number: 'positive', help: "successive halving's eta (the share of variants kept each rung is 1/eta)" },
+  'min-questions': { type: 'string', default: '12', number: 'positive-integer', help: 'questions in the first rung' },
 });
-const seeds = Number(values.seeds);
-const n = Number(values.questions);
-const eta = Number(values.eta);
-const minQuestions = Number(values['min-questions']);
+const seeds = args.number('seeds');
+const n = args.number('questions');
+const eta = args.number('eta');
+const minQuestions = args.number('min-questions');
 
 const dir = mkdtempSync(join(tmpdir(), 'treebench-bench-tune-'));
 try {

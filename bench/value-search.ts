@@ -28,7 +28,6 @@
 //
 //   npm run bench:search               10k and 100k chunks
 //   npm run bench:search -- --large    also 1M chunks (several minutes, ~8 GB free memory)
-import { parseArgs } from 'node:util';
 import { HashEmbedder } from '../harness/embedders/hash.ts';
 import { l2normalize } from '../harness/embedders/vector.ts';
 import { mulberry32 } from '../harness/random.ts';
@@ -38,19 +37,23 @@ import { splitByTokens } from '../harness/tokenizer.ts';
 import { tokenize } from '../harness/text/tokenize.ts';
 import { existsSync } from 'node:fs';
 import wabtInit from 'wabt';
+import { benchArgs, helpHint } from './lib/args.ts';
 
-const { values } = parseArgs({
-  options: {
-    large: { type: 'boolean', default: false },
-    sizes: { type: 'string' },
-    queries: { type: 'string', default: '50' },
-    dim: { type: 'string', default: '384' },
-    only: { type: 'string' },
-  },
+const args = benchArgs(import.meta.url, {
+  large: { type: 'boolean', default: false, help: 'also 1,000,000 chunks (several minutes, ~8 GB of free memory)' },
+  sizes: { type: 'string', number: 'positive-integer-list', help: 'corpus sizes in chunks, comma-separated (default: 10000,100000; with --large also 1000000)' },
+  queries: { type: 'string', default: '50', number: 'positive-integer', help: 'queries timed per case' },
+  dim: { type: 'string', default: '384', number: 'positive-integer', help: 'dimensions of the dense vectors' },
+  only: { type: 'string', help: '"hash" or "dense": run that case only' },
 });
-const sizes = values.sizes ? values.sizes.split(',').map(Number) : values.large ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
-const nQueries = Number(values.queries);
-const denseDim = Number(values.dim);
+const only = args.string('only');
+if (only !== undefined && only !== 'hash' && only !== 'dense') {
+  process.stderr.write(`error: --only must be "hash" or "dense", got ${JSON.stringify(only)}\n${helpHint()}\n`);
+  process.exit(2);
+}
+const sizes = args.string('sizes') ? args.numbers('sizes') : args.flag('large') ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
+const nQueries = args.number('queries');
+const denseDim = args.number('dim');
 const mb = (b: number) => `${(b / 2 ** 20).toFixed(0)} MB`;
 const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
@@ -392,14 +395,14 @@ async function realCase(): Promise<void> {
 }
 
 console.log(`value search (median of ${nQueries} queries, top 10; ${process.execArgv.includes('--expose-gc') ? '' : 'run with --expose-gc for steadier memory figures; '}sizes ${sizes.join(', ')})`);
-if (values.only !== 'dense') {
+if (only !== 'dense') {
   chunkingCase();
   await realCase();
 }
 for (const n of sizes) {
-  if (values.only !== 'dense') await hashCase(n, 'prose');
+  if (only !== 'dense') await hashCase(n, 'prose');
   // The heavy corpus at 1M takes minutes more: a stress figure at the smaller sizes only.
-  if (values.only !== 'dense' && n <= 100_000) await hashCase(n, 'heavy');
-  if (values.only !== 'hash') await denseCase(n);
+  if (only !== 'dense' && n <= 100_000) await hashCase(n, 'heavy');
+  if (only !== 'hash') await denseCase(n);
 }
 console.log('  targets (1M chunks): approximate ≤ 20 ms per query with recall@10 ≥ 0.98; exact ≤ 1.5× one stream of the vectors; hash build ≥ 20,000 chunks/s; ≤ 4 GB');

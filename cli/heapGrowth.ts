@@ -103,15 +103,24 @@ function growYoungOnce(step: number): boolean {
   return youngBytes() > before;
 }
 
+type GcFunction = (options: { type: 'minor' }) => void;
+let gcFunction: GcFunction | null = null;
+
 /**
  * One scavenge (minor collection), now. V8's `gc` function, which --expose-gc gives to contexts
- * made after it is set (as Jest does to measure heaps); the process's own global stays as it was.
+ * made after it is set (as Jest does to measure heaps), taken from one such context; the
+ * process's own global stays as it was.
  */
 function scavengeNow(): void {
-  const own = (globalThis as { gc?: (options: { type: 'minor' }) => void }).gc;
-  if (own) return own({ type: 'minor' });
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as (options: { type: 'minor' }) => void)({ type: 'minor' });
+  if (!gcFunction) {
+    const own = (globalThis as { gc?: GcFunction }).gc;
+    if (own) gcFunction = own;
+    else {
+      setFlagsFromString('--expose-gc');
+      gcFunction = runInNewContext('gc') as GcFunction;
+    }
+  }
+  gcFunction({ type: 'minor' });
 }
 
 /** A run's progress callback that first widens the young generation when the calls start (phase `run`). */

@@ -7,7 +7,7 @@
 //   npm run bench -- --only http,search
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { benchArgs } from './lib/args.ts';
+import { benchArgs, exitWithUsageError } from './lib/args.ts';
 
 const opts = benchArgs(import.meta.url, {
   large: { type: 'boolean', default: false, help: 'pieces that know --large also run their large part' },
@@ -19,7 +19,10 @@ const LARGE = new Set(['bench:http', 'bench:search']);
 
 const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
 const only = values.only ? new Set(values.only.split(',').map((s) => (s.startsWith('bench:') ? s : `bench:${s}`))) : null;
-const pieces = Object.keys(scripts).filter((s) => s.startsWith('bench:') && (!only || only.has(s)));
+const all = Object.keys(scripts).filter((s) => s.startsWith('bench:'));
+const unknown = [...(only ?? [])].filter((s) => !all.includes(s));
+if (unknown.length) exitWithUsageError(`--only: no such piece: ${unknown.join(', ')} (the pieces: ${all.map((s) => s.slice('bench:'.length)).join(', ')})`);
+const pieces = all.filter((s) => !only || only.has(s));
 const failed: string[] = [];
 for (const name of pieces) {
   console.log(`\n=== npm run ${name}${values.large && LARGE.has(name) ? ' -- --large' : ''}`);

@@ -14,7 +14,7 @@ import { loadConfig, validateConfig, type LoadedConfig } from '../harness/config
 import { runBenchmark } from '../harness/runner.ts';
 import { loadBenchmarkData } from '../datasets/registry.ts';
 import { startLoopback } from './lib/loopback.ts';
-import { benchArgs } from './lib/args.ts';
+import { benchArgs, exitWithUsageError } from './lib/args.ts';
 
 const args = benchArgs(import.meta.url, {
   configs: { type: 'string', help: 'configs to run twice, comma-separated (default: aws-docs and financebench, or the quickstart when their data is absent)' },
@@ -64,10 +64,7 @@ if (values.child) {
   // Configs asked for must exist; of the default ones, those whose data is present run.
   const given = values.configs?.split(',').map((c) => c.trim());
   const missing = given?.filter((c) => !existsSync(c)) ?? [];
-  if (missing.length) {
-    process.stderr.write(`error: --configs: no such file: ${missing.join(', ')}\n`);
-    process.exit(2);
-  }
+  if (missing.length) exitWithUsageError(`--configs: no such file: ${missing.join(', ')}`);
   const configs = given ?? ['configs/aws-docs.yaml', 'configs/financebench.yaml'].filter((c) => existsSync(c));
   if (!configs.length) configs.push('configs/quickstart.yaml');
   console.log('second run of a config (embedding cache; each run in its own process): ideal second-run embedding = 0 ms, 0 calls');

@@ -37,20 +37,16 @@ import { splitByTokens } from '../harness/tokenizer.ts';
 import { tokenize } from '../harness/text/tokenize.ts';
 import { existsSync } from 'node:fs';
 import wabtInit from 'wabt';
-import { benchArgs, helpHint } from './lib/args.ts';
+import { benchArgs } from './lib/args.ts';
 
 const args = benchArgs(import.meta.url, {
   large: { type: 'boolean', default: false, help: 'also 1,000,000 chunks (several minutes, ~8 GB of free memory)' },
   sizes: { type: 'string', number: 'positive-integer-list', help: 'corpus sizes in chunks, comma-separated (default: 10000,100000; with --large also 1000000)' },
   queries: { type: 'string', default: '50', number: 'positive-integer', help: 'queries timed per case' },
   dim: { type: 'string', default: '384', number: 'positive-integer', help: 'dimensions of the dense vectors' },
-  only: { type: 'string', help: '"hash" or "dense": run that case only' },
+  only: { type: 'string', choices: ['hash', 'dense'], help: 'run that case only' },
 });
 const only = args.string('only');
-if (only !== undefined && only !== 'hash' && only !== 'dense') {
-  process.stderr.write(`error: --only must be "hash" or "dense", got ${JSON.stringify(only)}\n${helpHint()}\n`);
-  process.exit(2);
-}
 const sizes = args.string('sizes') ? args.numbers('sizes') : args.flag('large') ? [10_000, 100_000, 1_000_000] : [10_000, 100_000];
 const nQueries = args.number('queries');
 const denseDim = args.number('dim');

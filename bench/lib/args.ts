@@ -15,6 +15,8 @@ export interface BenchOption {
   help: string;
   /** A string option that holds a number (or a comma-separated list of numbers), checked at once. */
   number?: 'positive' | 'positive-integer' | 'positive-integer-list';
+  /** A string option that must be one of these. */
+  choices?: readonly string[];
   /** Plumbing between a bench and its own child processes: accepted, not listed by --help. */
   internal?: boolean;
 }
@@ -51,6 +53,9 @@ export function parseBenchArgs(argv: string[], options: BenchOptions, usage: str
   const parsed = new Map<string, number[]>();
   for (const [name, o] of Object.entries(options)) {
     const raw = values[name];
+    if (o.choices && typeof raw === 'string' && !o.choices.includes(raw)) {
+      throw new BenchUsageError(`--${name} must be one of ${o.choices.map((c) => JSON.stringify(c)).join(', ')}, got ${JSON.stringify(raw)}`);
+    }
     if (!o.number || typeof raw !== 'string') continue;
     const parts = o.number === 'positive-integer-list' ? raw.split(',') : [raw];
     const nums = parts.map((p) => Number(p.trim()));
@@ -82,8 +87,9 @@ function helpText(options: BenchOptions, usage: string): string {
     .filter(([, o]) => !o.internal)
     .map(([name, o]) => {
       const left = `  --${name}${o.type === 'string' ? ' <value>' : ''}`;
+      const choices = o.choices ? ` (one of: ${o.choices.join(', ')})` : '';
       const dflt = o.default !== undefined && o.default !== false ? ` (default: ${o.default})` : '';
-      return `${left.padEnd(26)} ${o.help}${dflt}`;
+      return `${left.padEnd(26)} ${o.help}${choices}${dflt}`;
     });
   return `${usage}\n\nOptions:\n${rows.join('\n')}\n  ${'--help, -h'.padEnd(24)} this text\n`;
 }
@@ -113,13 +119,16 @@ export function benchArgs(scriptUrl: string, options: BenchOptions): BenchArgs {
     return r;
   } catch (err) {
     if (!(err instanceof BenchUsageError)) throw err;
-    process.stderr.write(`error: ${err.message}\n${helpHint()}\n`);
-    process.exit(2);
+    exitWithUsageError(err.message);
   }
 }
 
-/** Where to find the options: `npm run bench:http -- --help` when started by npm. */
-export function helpHint(): string {
+/**
+ * For what only the script can check (a file that must exist, a name it must know): prints the
+ * error and where the options are (`npm run bench:http -- --help` when started by npm), exit 2.
+ */
+export function exitWithUsageError(message: string): never {
   const script = process.env.npm_lifecycle_event;
-  return `Options: ${script ? `npm run ${script} -- --help` : '--help'}`;
+  process.stderr.write(`error: ${message}\nOptions: ${script ? `npm run ${script} -- --help` : '--help'}\n`);
+  process.exit(2);
 }

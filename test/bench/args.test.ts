@@ -9,6 +9,7 @@ const options: BenchOptions = {
   large: { type: 'boolean', default: false, help: 'the large part too' },
   before: { type: 'string', help: 'another checkout' },
   child: { type: 'string', internal: true, help: 'plumbing' },
+  only: { type: 'string', choices: ['hash', 'dense'], help: 'one case' },
 };
 const parse = (argv: string[]) => {
   const r = parseBenchArgs(argv, options, 'What the bench measures.');
@@ -44,9 +45,11 @@ describe('bench options', () => {
     expect(usageError(['--concurrency', '16,'])).toMatch(/^--concurrency must be a comma-separated list of positive whole numbers/);
     expect(usageError(['--concurrency', '16,x'])).toMatch(/^--concurrency must be/);
     expect(usageError(['stray'])).toMatch(/stray/);
+    expect(usageError(['--only', 'sparse'])).toBe('--only must be one of "hash", "dense", got "sparse"');
     // Counter-examples: what is fine is not an error.
     expect(parse(['--latency', '0.5']).number('latency')).toBe(0.5);
     expect(parse(['--concurrency', '1']).numbers('concurrency')).toEqual([1]);
+    expect(parse(['--only', 'dense']).string('only')).toBe('dense');
   });
 
   it('--help lists the options a user sets, with defaults, and not the plumbing', () => {
@@ -58,6 +61,7 @@ describe('bench options', () => {
     expect(help).toMatch(/--large +the large part too\n/);
     expect(help).toMatch(/--before <value> +another checkout\n/);
     expect(help).not.toMatch(/--child/);
+    expect(help).toMatch(/--only <value> +one case \(one of: hash, dense\)\n/);
     expect(parseBenchArgs(['-h'], options, 'x')).toHaveProperty('help');
   });
 

@@ -1,6 +1,7 @@
 // The HTTP client under the openai SDK: the `fetch` it is given (its `fetch` option) sends each
 // request with undici's request API over one keep-alive connection pool per process, instead of
-// Node's built-in fetch, and hands the SDK a standard Response holding the whole reply.
+// Node's built-in fetch, and hands the SDK the whole reply, already read, in a BufferedResponse
+// (below): what the SDK reads of a Response, without a web stream around the bytes.
 //
 // Why: at high concurrency a run is bound by the CPU of its one event loop, and the built-in
 // fetch (WHATWG Request/Response objects, web streams, abort-signal plumbing) was the largest
@@ -44,16 +45,91 @@ export function pooledFetch(): (input: string | URL | Request, init?: RequestIni
       signal: init.signal ?? undefined,
       dispatcher: pool,
     });
-    const bytes = await res.body.arrayBuffer();
+    const bytes = new Uint8Array(await res.body.arrayBuffer());
     const headers = new Headers();
     for (const [name, value] of Object.entries(res.headers)) {
       if (Array.isArray(value)) for (const v of value) headers.append(name, v);
       else if (value !== undefined) headers.append(name, value);
     }
-    // Statuses whose responses have no body by definition (a Response refuses one).
-    const noBody = res.statusCode === 204 || res.statusCode === 205 || res.statusCode === 304;
-    return new Response(noBody ? null : bytes, { status: res.statusCode, statusText: res.statusText ?? '', headers });
+    return new BufferedResponse(bytes, res.statusCode, res.statusText ?? '', headers, String(input)) as unknown as Response;
   };
+}
+
+/** Statuses whose responses have no body by definition (a Response refuses one). */
+const NO_BODY = new Set([204, 205, 304]);
+/** UTF-8, dropping a leading byte-order mark and replacing bad bytes, as Response.text() does. */
+const utf8 = new TextDecoder();
+
+/**
+ * A reply whose body is already in memory, with what the SDK reads of a Response: `ok`,
+ * `status`, `headers`, `url`, `json()` and `text()`. A standard Response made around bytes in
+ * hand still wraps them in a web stream (controller, reader, transfer plumbing) that `json()`
+ * then reads back, a cost paid on every call. Without it, vector at concurrency 64 against the
+ * loopback server (8 interleaved rounds of 2,000 calls): 1.83 ms of CPU per call instead of
+ * 2.12, efficiency 0.830 instead of 0.778. The rest of Response (`body` as a stream,
+ * `arrayBuffer`, `blob`, `clone`, ...) comes from a standard Response built on first use, so a
+ * caller wanting the stream still gets one. Like a Response, the body can be read once.
+ */
+class BufferedResponse {
+  readonly ok: boolean;
+  readonly redirected = false;
+  readonly type = 'basic';
+  #bytes: Uint8Array<ArrayBuffer> | null;
+  #standard: Response | undefined;
+  #used = false;
+
+  constructor(
+    bytes: Uint8Array<ArrayBuffer>,
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: Headers,
+    readonly url: string,
+  ) {
+    this.ok = status >= 200 && status <= 299;
+    this.#bytes = NO_BODY.has(status) ? null : bytes;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#standard ? this.#standard.bodyUsed : this.#used;
+  }
+  get body(): ReadableStream<Uint8Array> | null {
+    return this.#bytes ? this.standard().body : null;
+  }
+
+  async text(): Promise<string> {
+    if (this.#standard) return this.#standard.text();
+    return utf8.decode(this.take());
+  }
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return this.standard().arrayBuffer();
+  }
+  blob(): Promise<Blob> {
+    return this.standard().blob();
+  }
+  formData(): Promise<FormData> {
+    return this.standard().formData();
+  }
+  clone(): Response {
+    return this.standard().clone();
+  }
+
+  /** The bytes, once: a second read fails as a Response's does. */
+  private take(): Uint8Array<ArrayBuffer> {
+    if (this.#used) throw new TypeError('Body is unusable: Body has already been read');
+    this.#used = true;
+    return this.#bytes ?? new Uint8Array(0);
+  }
+  /** A standard Response for what this one does not implement; from then on it holds the body. */
+  private standard(): Response {
+    if (!this.#standard) {
+      if (this.#used) throw new TypeError('Body is unusable: Body has already been read');
+      this.#standard = new Response(this.#bytes, { status: this.status, statusText: this.statusText, headers: this.headers });
+    }
+    return this.#standard;
+  }
 }
 
 function plainHeaders(headers: HeadersInit | undefined): Record<string, string> {

@@ -16,6 +16,9 @@ interface Seen {
   socket: number;
 }
 
+// A byte-order mark, text, a byte that is not UTF-8 and a character cut short at the end.
+const RAW = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"a": "é€"} '), Buffer.from([0xff, 0xe2, 0x82])]);
+
 let server: Server;
 let base = '';
 const seen: Seen[] = [];
@@ -30,6 +33,7 @@ beforeAll(async () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(parts).toString('utf8'), socket: socketId });
       if (req.url === '/empty') return void res.writeHead(204).end();
       if (req.url === '/moved') return void res.writeHead(301, { location: `${base}/elsewhere` }).end();
+      if (req.url === '/raw') return void res.writeHead(200, { 'content-type': 'text/plain' }).end(RAW);
       if (req.url === '/slow') return void setTimeout(() => res.writeHead(200).end('late'), 5_000).unref();
       const reply = JSON.stringify({ echo: Buffer.concat(parts).toString('utf8'), text: 'é€𝄞 中' });
       res.writeHead(req.url === '/teapot' ? 418 : 200, { 'content-type': 'application/json', 'x-request-id': 'req-1', 'set-cookie': ['a=1', 'b=2'] });
@@ -65,6 +69,29 @@ describe('pooledFetch', () => {
       expect(ours.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
       expect(await ours.json()).toEqual(await theirs.json());
     }
+  });
+
+  it('reads a body as a Response does: text, JSON, once only; the stream and the rest on demand', async () => {
+    const both = async () => [await pooledFetch(`${base}/raw`), await fetch(`${base}/raw`)] as const;
+    let [ours, theirs] = await both();
+    expect(await ours.text()).toBe(await theirs.text()); // BOM dropped, bad bytes replaced
+    expect(ours.bodyUsed).toBe(true);
+    const again = await Promise.allSettled([ours.text(), theirs.text()]);
+    expect(again.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(String((again[0] as PromiseRejectedResult).reason)).toMatch(/already been read/);
+
+    [ours, theirs] = await both();
+    expect(new Uint8Array(await ours.arrayBuffer())).toEqual(new Uint8Array(await theirs.arrayBuffer()));
+    [ours, theirs] = await both();
+    const copy = ours.clone();
+    expect(await copy.text()).toBe(await theirs.clone().text());
+    expect(await new Response(ours.body).text()).toBe(await new Response(theirs.body).text());
+
+    // Malformed JSON rejects with the SyntaxError the retry classifier looks for.
+    [ours, theirs] = await both();
+    const parsed = await Promise.allSettled([ours.json(), theirs.json()]);
+    expect(parsed.map((r) => r.status === 'rejected' && r.reason instanceof SyntaxError)).toEqual([true, true]);
+    expect(ours.url).toBe(theirs.url);
   });
 
   it('reuses its connections (keep-alive) and opens about as many as the requests in flight', async () => {

@@ -92,8 +92,10 @@ class BufferedResponse {
   get bodyUsed(): boolean {
     return this.#standard ? this.#standard.bodyUsed : this.#used;
   }
+  /** The body as a stream; null when there is none, or once `text()` or `json()` has read it. */
   get body(): ReadableStream<Uint8Array> | null {
-    return this.#bytes ? this.standard().body : null;
+    if (this.#standard) return this.#standard.body;
+    return this.#bytes && !this.#used ? this.standard().body : null;
   }
 
   async text(): Promise<string> {
@@ -103,13 +105,13 @@ class BufferedResponse {
   async json(): Promise<unknown> {
     return JSON.parse(await this.text());
   }
-  arrayBuffer(): Promise<ArrayBuffer> {
+  async arrayBuffer(): Promise<ArrayBuffer> {
     return this.standard().arrayBuffer();
   }
-  blob(): Promise<Blob> {
+  async blob(): Promise<Blob> {
     return this.standard().blob();
   }
-  formData(): Promise<FormData> {
+  async formData(): Promise<FormData> {
     return this.standard().formData();
   }
   clone(): Response {

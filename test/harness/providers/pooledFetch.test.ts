@@ -79,6 +79,8 @@ describe('pooledFetch', () => {
     const again = await Promise.allSettled([ours.text(), theirs.text()]);
     expect(again.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(String((again[0] as PromiseRejectedResult).reason)).toMatch(/already been read/);
+    await expect(ours.arrayBuffer()).rejects.toThrow(/already been read/);
+    await expect(theirs.arrayBuffer()).rejects.toThrow(TypeError);
 
     [ours, theirs] = await both();
     expect(new Uint8Array(await ours.arrayBuffer())).toEqual(new Uint8Array(await theirs.arrayBuffer()));

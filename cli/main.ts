@@ -56,19 +56,28 @@ export async function main(argv: string[]): Promise<number> {
     return code;
   } catch (err) {
     const e = err as Error;
-    const known = e instanceof ConfigError || e instanceof DataError || e instanceof UsageError || (await isProviderConfigError(e));
-    process.stderr.write(forTerminal(`treebench: ${redactSecrets(known ? e.message : e.stack ?? e.message)}\n`));
+    const kind = await errorKind(e);
+    // A bug prints its stack; what the user or the model's server can fix prints its message.
+    process.stderr.write(forTerminal(`treebench: ${redactSecrets(kind === 'bug' ? e.stack ?? e.message : e.message)}\n`));
     if (e instanceof UsageError) process.stderr.write('Run `treebench --help` for usage.\n');
-    return known ? 2 : 1;
+    return kind === 'input' ? 2 : 1;
   }
 }
 
 /**
- * A model or provider configuration error. Their modules (zod schemas, the OpenAI client) are
- * loaded here, on the error path, rather than at every start; a command that threw one has
- * loaded them already.
+ * `input`: a usage, config, data or provider-configuration error (exit 2); `provider`: a model
+ * server that failed past its retries where no record can hold the failure, e.g. while embedding
+ * the corpus (exit 1: the run failed, the message names the server and the cause); `bug`:
+ * anything else (exit 1, with the stack).
  */
-async function isProviderConfigError(e: Error): Promise<boolean> {
-  const [{ ModelConfigError }, { ProviderConfigError }] = await Promise.all([import('../harness/providers/registry.ts'), import('../harness/providers/openai-client.ts')]);
-  return e instanceof ModelConfigError || e instanceof ProviderConfigError;
+async function errorKind(e: Error): Promise<'input' | 'provider' | 'bug'> {
+  if (e instanceof ConfigError || e instanceof DataError || e instanceof UsageError) return 'input';
+  // Their modules (zod schemas, the OpenAI client) are loaded here, on the error path, rather
+  // than at every start; a command that threw one has loaded them already.
+  const [{ ModelConfigError }, { ProviderConfigError, ProviderError }] = await Promise.all([
+    import('../harness/providers/registry.ts'),
+    import('../harness/providers/openai-client.ts'),
+  ]);
+  if (e instanceof ModelConfigError || e instanceof ProviderConfigError) return 'input';
+  return e instanceof ProviderError ? 'provider' : 'bug';
 }

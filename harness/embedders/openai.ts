@@ -107,7 +107,10 @@ export class OpenAIEmbedder implements Embedder {
         if (!v || v.length === 0) throw new ProviderError(`${what}: embedding ${i + d.index} is not a vector`, { retries, retryable: false });
         if (this.learnedDim === 0) this.learnedDim = v.length;
         if (v.length !== this.learnedDim) {
-          throw new ProviderError(`${what}: embedding ${i + d.index} has ${v.length} dimensions, expected ${this.learnedDim}`, {
+          // The size known for OpenAI's model of that name, not one the server sent before.
+          const known = !this.opts.dimensions && KNOWN_DIMS[this.model] === this.learnedDim && vectors.length === 0;
+          const hint = known ? `, the size of OpenAI's ${this.model} (does the server serve another model under that name?)` : '';
+          throw new ProviderError(`${what}: embedding ${i + d.index} has ${v.length} dimensions, expected ${this.learnedDim}${hint}`, {
             retries,
             retryable: false,
           });

@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,6 +89,36 @@ describe('treebench CLI', () => {
     const missing = await cli('run', join(dir, 'c.yaml'), '--out', dir, '--quiet');
     expect(missing.code).toBe(2);
     expect(missing.err).toMatch(/qs\.jsonl:2.*question/);
+  });
+
+  it('stops on a model server that fails while the corpus is embedded: exit 1, its message, no stack', async () => {
+    // A server whose embeddings have 64 dimensions where the named model's have 1536: no retry helps.
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d));
+      req.on('end', () => {
+        const n = (JSON.parse(body) as { input: string[] }).input.length;
+        const data = Array.from({ length: n }, (_, index) => ({ object: 'embedding', index, embedding: Array.from({ length: 64 }, () => 0.125) }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: 'm' }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+    process.env.OPENAI_API_KEY = 'sk-cli-test-0123456789';
+    process.env.OPENAI_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    try {
+      const out = tmp();
+      const res = await cli('run', 'configs/quickstart.yaml', '--limit', '2', '--strategies', 'vector', '--set', 'embedder=openai:text-embedding-3-small', '--out', out, '--quiet');
+      expect(res.code).toBe(1);
+      expect(res.err).toMatch(/^treebench: openai embeddings "text-embedding-3-small" at http:\/\/127\.0\.0\.1:\d+\/v1: embedding 0 has 64 dimensions, expected 1536, the size of OpenAI's text-embedding-3-small \(does the server serve another model under that name\?\)\n$/);
+      expect(res.err).not.toContain('sk-cli-test');
+    } finally {
+      for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['OPENAI_BASE_URL', saved.url]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('names the config field and line of a bad parameter', async () => {

@@ -85,6 +85,16 @@ export function headlineLevel(strategies: readonly StrategySummary[]): Retrieval
   return RETRIEVAL_LEVELS.find((l) => strategies.some((s) => s.retrieval[l] !== null)) ?? null;
 }
 
+/**
+ * Why a summary has no retrieval scores: a dataset without gold evidence, or no record that
+ * could carry them (every one failed, or the run stopped before the first one).
+ */
+export function unscoredRetrievalReason(strategies: readonly StrategySummary[]): string {
+  if (strategies.length === 0) return 'the run stopped before any question finished';
+  if (strategies.every((s) => s.errors >= s.records)) return 'no record succeeded';
+  return 'the dataset has no gold evidence';
+}
+
 /** Strategies in config order (records arrive in completion order), unknown ones after. */
 export function orderedStrategies(summary: RunSummary, meta: ReportMeta): StrategySummary[] {
   const pos = new Map(meta.strategies.map((id, i) => [id, i]));

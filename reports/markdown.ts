@@ -2,7 +2,7 @@
 // efficiency) with one row per strategy. Cells never contain a raw `|` or newline.
 import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/metrics/summary.ts';
 import type { ReportInput } from './types.ts';
-import { budgets, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, usd } from './format.ts';
+import { budgets, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, unscoredRetrievalReason, usd } from './format.ts';
 import type { TagSummary } from '../harness/metrics/tags.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
 
@@ -186,7 +186,7 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
     parts.push('## LLM judge', '', escapeMarkdown(head!), '', ...lines.map((l) => `- ${escapeMarkdown(l.trim())}`), '', "κ: Cohen's kappa between the rule's and the judge's verdicts, with a 95% percentile-bootstrap interval.", '');
   }
   const retrieval = retrievalTable(strategies, summary.k);
-  parts.push('## Retrieval', '', retrieval ?? '_The dataset has no gold evidence: retrieval is not scored._', '');
+  parts.push('## Retrieval', '', retrieval ?? `_Retrieval is not scored: ${unscoredRetrievalReason(strategies)}._`, '');
   const extraKs = [...new Set(strategies.flatMap((s) => Object.keys(s.retrievalAt ?? {})))];
   for (const kk of extraKs) {
     const t = retrievalTable(strategies, Number(kk), kk);

@@ -7,7 +7,7 @@ import { paint, wrapText } from './console.ts';
 import type { ReportInput } from './types.ts';
 import type { ConfidenceInterval, StrategySummary } from '../harness/metrics/summary.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
-import { errors, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, usd } from './format.ts';
+import { errors, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, unscoredRetrievalReason, usd } from './format.ts';
 
 /**
  * `value ±h` for the narrow console columns: h is the larger side of the interval, so the
@@ -79,7 +79,7 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
   ];
   const notes: string[] = [];
   if (level) notes.push(`recall: ${level}-level evidence recall${summary.k !== undefined ? ` in the top ${summary.k}` : ''}`);
-  else notes.push('recall: the dataset has no gold evidence');
+  else notes.push(`recall not scored: ${unscoredRetrievalReason(strategies)}`);
   if (summary.ci) notes.push(`[lo, hi]: ${Math.round(summary.ci.level * 100)}% ${summary.ci.method} interval; ±: its larger side`);
   if (!meta.priced) notes.push('unpriced: the model has no entry in the price table');
   else if (meta.pricedAs) notes.push(`$: calls priced as ${meta.pricedAs} (configs/prices.yaml)`);

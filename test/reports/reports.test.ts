@@ -87,7 +87,20 @@ describe('console table', () => {
     ]);
     expect(render('table', { summary: docOnly, meta: pricedMeta })).toContain('recall (doc)');
     const none = summarize([record({ strategy: 's', questionId: 'q' })]);
-    expect(render('table', { summary: none, meta: pricedMeta })).toContain('no gold evidence');
+    expect(render('table', { summary: none, meta: pricedMeta })).toContain('recall not scored: the dataset has no gold evidence');
+  });
+
+  it('does not blame the dataset for recall that no record could carry', () => {
+    // Every record failed (say, the model's server was down): the dataset may well have evidence.
+    const failed = summarize([record({ strategy: 's', questionId: 'q', error: 'connection error (ECONNREFUSED)' })]);
+    expect(render('table', { summary: failed, meta: pricedMeta })).toContain('recall not scored: no record succeeded');
+    expect(render('md', { summary: failed, meta: pricedMeta })).toContain('_Retrieval is not scored: no record succeeded._');
+    // One success without evidence among failures: then it is the dataset.
+    const mixed = summarize([record({ strategy: 's', questionId: 'q', error: 'boom' }), record({ strategy: 's', questionId: 'r' })]);
+    expect(render('table', { summary: mixed, meta: pricedMeta })).toContain('the dataset has no gold evidence');
+    // A run stopped before its first record.
+    const empty = summarize([]);
+    expect(render('table', { summary: empty, meta: pricedMeta })).toContain('recall not scored: the run stopped before any question finished');
   });
 
   it('shows an interval when the summary has one', () => {
@@ -134,7 +147,7 @@ describe('markdown', () => {
   it('says so when there is no gold evidence', () => {
     const none = summarize([record({ strategy: 's', questionId: 'q' })]);
     const md = render('md', { summary: none, meta: pricedMeta });
-    expect(md).toContain('retrieval is not scored');
+    expect(md).toContain('_Retrieval is not scored: the dataset has no gold evidence._');
     expect(markdownTables(md)).toHaveLength(2);
   });
 

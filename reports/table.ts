@@ -17,7 +17,10 @@ function plusMinus(x: number, ci: ConfidenceInterval | undefined, fmt: (v: numbe
   const text = fmt(x);
   if (!ci || !Number.isFinite(x) || text === NA || text === 'unpriced') return text;
   const h = Math.max(x - ci.lo, ci.hi - x);
-  return h > 0 ? `${text} ±${fmtH(h)}` : text;
+  // A half-width that rounds to zero at the value's precision (rounding noise of a constant
+  // column, e.g. identical costs) says nothing: "±0.000000" is left out.
+  const shown = h > 0 ? fmtH(h) : '';
+  return /[1-9]/.test(shown) ? `${text} ±${shown}` : text;
 }
 
 /** Dollar half-widths with as many decimals as the value shows ("$0.000128 ±0.000003"). */

@@ -113,6 +113,22 @@ describe('console table', () => {
     expect(out).toContain('[25.0, 75.0]');
     expect(out).toContain('95% bootstrap interval');
   });
+
+  it('leaves out a ± that shows as zero at the value\'s precision, keeps one that does not', () => {
+    const s0 = summary.strategies[0]!;
+    const cost = 0.000027;
+    const withCost = (lo: number, hi: number): RunSummary => ({
+      ...summary,
+      ci: { level: 0.95, method: 'bootstrap', resamples: 1000, seed: 1 },
+      strategies: [{ ...s0, costPerQuestion: cost, intervals: { costPerQuestion: { lo, hi } } }],
+    });
+    // Floating-point noise of a constant column (every record cost the same).
+    const noise = render('table', { summary: withCost(cost - 1e-21, cost + 3e-21), meta: pricedMeta });
+    expect(noise).toContain('$0.000027 ');
+    expect(noise).not.toMatch(/\$0\.000027 ±/);
+    const real = render('table', { summary: withCost(0.000024, 0.000029), meta: pricedMeta });
+    expect(real).toContain('$0.000027 ±0.000003');
+  });
 });
 
 describe('markdown', () => {

@@ -7,7 +7,7 @@
 // datasets, strategies, reports and statistics behind it, is loaded only for the command named
 // on the command line (yargs runs the builder and handler of that command alone).
 import yargs, { type Argv } from 'yargs';
-import { ConfigError, UsageError } from '../harness/errors.ts';
+import { ConfigError, RunStartError, UsageError } from '../harness/errors.ts';
 import { redactSecrets } from '../harness/secrets.ts';
 import { packageVersion } from '../harness/version.ts';
 import { suggestOptions } from '../harness/suggest.ts';
@@ -72,6 +72,7 @@ export async function main(argv: string[]): Promise<number> {
  */
 async function errorKind(e: Error): Promise<'input' | 'provider' | 'bug'> {
   if (e instanceof ConfigError || e instanceof DataError || e instanceof UsageError) return 'input';
+  if (e instanceof RunStartError) return 'provider';
   // Their modules (zod schemas, the OpenAI client) are loaded here, on the error path, rather
   // than at every start; a command that threw one has loaded them already.
   const [{ ModelConfigError }, { ProviderConfigError, ProviderError }] = await Promise.all([

@@ -14,6 +14,21 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A run whose model server failed before the first record could be written (while the corpus
+ * was embedded): its folder holds the manifest and no record, and can be resumed once the
+ * server answers. The message is the failure's.
+ */
+export class RunStartError extends Error {
+  constructor(
+    readonly runDir: string,
+    readonly failure: Error,
+  ) {
+    super(failure.message, { cause: failure });
+    this.name = 'RunStartError';
+  }
+}
+
 /** `strategies[1].params.topK` from a zod issue path. */
 export function formatFieldPath(path: PropertyKey[]): string {
   return path.reduce<string>((acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)), '');

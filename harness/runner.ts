@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { isBudgetExhausted } from './budget.ts';
-import { UsageError } from './errors.ts';
+import { RunStartError, UsageError } from './errors.ts';
 import type { LoadedConfig, StrategySpec } from './config.ts';
 import { MeteredContext, type ModelDoor } from './context.ts';
 import { hashSeed } from './random.ts';
@@ -21,6 +21,7 @@ import { summarize, type RunSummary } from './metrics/summary.ts';
 import { withIntervals } from './metrics/intervals.ts';
 import { findPrice, loadPriceTable } from './prices.ts';
 import { createEmbedder, createProvider, embedderOptionsFor } from './providers/registry.ts';
+import { ProviderError } from './providers/openai-client.ts';
 import { recordKey, RunStore, type FileHash, type RunManifest } from './runStore.ts';
 import { openRunFolder, runFolderPath } from './runFolder.ts';
 import { CircuitBreaker, classifyFailure, isEnvironmentFailure, type FailureKind } from './breaker.ts';
@@ -289,6 +290,10 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     ...indexOpts,
     ...(embeddingCache.enabled && opts.embeddingCache !== false ? { cacheDir: resolve(embeddingCache.dir) } : {}),
     onProgress: (done, total) => opts.onProgress?.({ phase: 'index', done, total, errors: 0, elapsedMs: performance.now() - t0 }),
+  }).catch((err: unknown) => {
+    // An embedding server that failed past its retries: no record can hold that failure, and
+    // the folder (manifest, no records) is left for --resume.
+    throw err instanceof ProviderError ? new RunStartError(store.dir, err) : err;
   });
   manifest.index = index.stats;
   store.writeManifest(manifest);

@@ -5,7 +5,8 @@ import { loadConfig } from '../../harness/config.ts';
 import { limitHeapForModelCalls, widenWhenCallsStart } from '../heapGrowth.ts';
 import { runBenchmark, selectQuestions, type Progress } from '../../harness/runner.ts';
 import { RunStore, latestRecords } from '../../harness/runStore.ts';
-import { UsageError } from '../../harness/errors.ts';
+import { RunStartError, UsageError } from '../../harness/errors.ts';
+import { redactSecrets } from '../../harness/secrets.ts';
 import { validateRunFlags } from '../../harness/runFlags.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
@@ -95,7 +96,15 @@ async function cmdRun(args: {
     onSummaryProgress: summaryProgress(quiet),
     signal: interrupt.signal,
     onNote: (m) => process.stderr.write(forTerminal(`note: ${m}\n`)),
-  }).finally(() => interrupt.dispose());
+  })
+    .catch((err: unknown) => {
+      if (!(err instanceof RunStartError)) throw err;
+      const resume = `treebench run ${shellQuote(args.config)} --resume ${shellQuote(err.runDir)}`;
+      process.stderr.write(forTerminal(`treebench: ${redactSecrets(err.message)}\nno record written; once the server answers, resume with:\n  ${resume}\n`));
+      return null;
+    })
+    .finally(() => interrupt.dispose());
+  if (!outcome) return 1;
   const meta = reportMeta(outcome.manifest);
   const store = RunStore.open(outcome.dir);
   // Only the HTML report shows per-record detail: the records file is read back for it alone.

@@ -91,14 +91,16 @@ describe('treebench CLI', () => {
     expect(missing.err).toMatch(/qs\.jsonl:2.*question/);
   });
 
-  it('stops on a model server that fails while the corpus is embedded: exit 1, its message, no stack', async () => {
-    // A server whose embeddings have 64 dimensions where the named model's have 1536: no retry helps.
+  it('stops on a model server that fails while the corpus is embedded: exit 1, its message, no stack, and how to resume', async () => {
+    // First a server whose embeddings have 64 dimensions where the named model's have 1536 (no
+    // retry helps), then one that gives the right size.
+    let size = 64;
     const server = createServer((req, res) => {
       let body = '';
       req.on('data', (d: Buffer) => (body += d));
       req.on('end', () => {
         const n = (JSON.parse(body) as { input: string[] }).input.length;
-        const data = Array.from({ length: n }, (_, index) => ({ object: 'embedding', index, embedding: Array.from({ length: 64 }, () => 0.125) }));
+        const data = Array.from({ length: n }, (_, index) => ({ object: 'embedding', index, embedding: Array.from({ length: size }, (_, j) => ((index + j) % 7) / 7) }));
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data, model: 'm' }));
       });
     });
@@ -108,10 +110,20 @@ describe('treebench CLI', () => {
     process.env.OPENAI_BASE_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     try {
       const out = tmp();
-      const res = await cli('run', 'configs/quickstart.yaml', '--limit', '2', '--strategies', 'vector', '--set', 'embedder=openai:text-embedding-3-small', '--out', out, '--quiet');
+      const args = ['run', 'configs/quickstart.yaml', '--limit', '2', '--strategies', 'vector', '--set', 'embedder=openai:text-embedding-3-small', '--set', 'index.cache.enabled=false', '--out', out, '--quiet'];
+      const res = await cli(...args, '--run-id', 'r');
       expect(res.code).toBe(1);
-      expect(res.err).toMatch(/^treebench: openai embeddings "text-embedding-3-small" at http:\/\/127\.0\.0\.1:\d+\/v1: embedding 0 has 64 dimensions, expected 1536, the size of OpenAI's text-embedding-3-small \(does the server serve another model under that name\?\)\n$/);
+      const lines = res.err.split('\n');
+      expect(lines[0]).toMatch(/^treebench: openai embeddings "text-embedding-3-small" at http:\/\/127\.0\.0\.1:\d+\/v1: embedding 0 has 64 dimensions, expected 1536, the size of OpenAI's text-embedding-3-small \(does the server serve another model under that name\?\)$/);
+      expect(lines.slice(1)).toEqual(['no record written; once the server answers, resume with:', `  treebench run configs/quickstart.yaml --resume ${join(out, 'r')}`, '']);
       expect(res.err).not.toContain('sk-cli-test');
+      expect(readdirSync(join(out, 'r'))).toContain('manifest.json');
+      // The server fixed, the printed command finishes the run.
+      size = 1536;
+      const resumed = await cli('run', 'configs/quickstart.yaml', '--resume', join(out, 'r'), '--set', 'embedder=openai:text-embedding-3-small', '--set', 'index.cache.enabled=false', '--quiet');
+      expect(resumed.err).toBe(`run folder: ${join(out, 'r')}\n`);
+      expect(resumed.code).toBe(0);
+      expect(readdirSync(join(out, 'r'))).toContain('records.jsonl');
     } finally {
       for (const [name, value] of [['OPENAI_API_KEY', saved.key], ['OPENAI_BASE_URL', saved.url]] as const) {
         if (value === undefined) delete process.env[name];

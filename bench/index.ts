@@ -9,25 +9,26 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { benchArgs, exitWithUsageError } from './lib/args.ts';
 
-const opts = benchArgs(import.meta.url, {
+const args = benchArgs(import.meta.url, {
   large: { type: 'boolean', default: false, help: 'pieces that know --large also run their large part' },
   only: { type: 'string', help: 'the pieces to run, comma-separated (http, search, …: the bench:* scripts of package.json)' },
 });
-const values = { large: opts.flag('large'), only: opts.string('only') };
+const large = args.flag('large');
+const onlyArg = args.string('only');
 /** Pieces that accept --large. */
 const LARGE = new Set(['bench:http', 'bench:search']);
 
 const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
-const only = values.only ? new Set(values.only.split(',').map((s) => (s.startsWith('bench:') ? s : `bench:${s}`))) : null;
+const only = onlyArg ? new Set(onlyArg.split(',').map((s) => (s.startsWith('bench:') ? s : `bench:${s}`))) : null;
 const all = Object.keys(scripts).filter((s) => s.startsWith('bench:'));
 const unknown = [...(only ?? [])].filter((s) => !all.includes(s));
 if (unknown.length) exitWithUsageError(`--only: no such piece: ${unknown.join(', ')} (the pieces: ${all.map((s) => s.slice('bench:'.length)).join(', ')})`);
 const pieces = all.filter((s) => !only || only.has(s));
 const failed: string[] = [];
 for (const name of pieces) {
-  console.log(`\n=== npm run ${name}${values.large && LARGE.has(name) ? ' -- --large' : ''}`);
-  const args = ['run', '--silent', name, ...(values.large && LARGE.has(name) ? ['--', '--large'] : [])];
-  const r = spawnSync('npm', args, { stdio: 'inherit' });
+  console.log(`\n=== npm run ${name}${large && LARGE.has(name) ? ' -- --large' : ''}`);
+  const npmArgs = ['run', '--silent', name, ...(large && LARGE.has(name) ? ['--', '--large'] : [])];
+  const r = spawnSync('npm', npmArgs, { stdio: 'inherit' });
   if (r.status !== 0) failed.push(`${name} (exit ${r.status ?? r.signal})`);
 }
 if (failed.length) {

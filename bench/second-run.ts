@@ -25,7 +25,9 @@ const args = benchArgs(import.meta.url, {
   out: { type: 'string', internal: true, help: 'the runs folder of the round' },
   embedder: { type: 'string', internal: true, help: "the round's embedder" },
 });
-const values = { configs: args.string('configs'), questions: String(args.number('questions')), child: args.string('child'), cache: args.string('cache'), out: args.string('out'), embedder: args.string('embedder') };
+const questions = args.number('questions');
+const embedderId = args.string('embedder');
+const child = args.string('child');
 
 interface Round {
   loadMs: number;
@@ -43,7 +45,7 @@ async function round(path: string, cacheDir: string, outDir: string): Promise<Ro
   // Same config, one vector strategy (indexing is what is measured), cache under a temp folder.
   const raw = {
     ...JSON.parse(JSON.stringify(base.config)),
-    ...(values.embedder ? { embedder: values.embedder } : {}),
+    ...(embedderId ? { embedder: embedderId } : {}),
     strategies: ['vector'],
     model: { provider: 'offline' },
     index: { ...base.config.index, cache: { enabled: true, dir: cacheDir } },
@@ -53,16 +55,16 @@ async function round(path: string, cacheDir: string, outDir: string): Promise<Ro
   const t0 = performance.now();
   const data = await loadBenchmarkData(config, base.baseDir);
   const loadMs = performance.now() - t0;
-  const outcome = await runBenchmark({ loaded, data: { ...data, questions: data.questions.slice(0, Number(values.questions)) }, outDir });
+  const outcome = await runBenchmark({ loaded, data: { ...data, questions: data.questions.slice(0, questions) }, outDir });
   const ix = outcome.manifest.index as { ms: number; chunkMs?: number; embedCalls: number; cachedChunks?: number; chunks: number };
   return { loadMs, chunkMs: ix.chunkMs ?? 0, embedMs: ix.ms - (ix.chunkMs ?? 0), embedCalls: ix.embedCalls, cached: ix.cachedChunks ?? 0, chunks: ix.chunks, embedder: config.embedder };
 }
 
-if (values.child) {
-  process.stdout.write(JSON.stringify(await round(values.child, values.cache!, values.out!)) + '\n');
+if (child) {
+  process.stdout.write(JSON.stringify(await round(child, args.string('cache')!, args.string('out')!)) + '\n');
 } else {
   // Configs asked for must exist; of the default ones, those whose data is present run.
-  const given = values.configs?.split(',').map((c) => c.trim());
+  const given = args.string('configs')?.split(',').map((c) => c.trim());
   const missing = given?.filter((c) => !existsSync(c)) ?? [];
   if (missing.length) exitWithUsageError(`--configs: no such file: ${missing.join(', ')}`);
   const configs = given ?? ['configs/aws-docs.yaml', 'configs/financebench.yaml'].filter((c) => existsSync(c));
@@ -82,8 +84,8 @@ if (values.child) {
         const runs: Array<Round & { requests: number }> = [];
         for (let i = 0; i < 2; i++) {
           const before = await requests();
-          const args = ['bin/run-ts.mjs', 'bench/second-run.ts', '--child', path, '--cache', cacheDir, '--out', outDir, '--questions', values.questions!, ...(embedder ? ['--embedder', embedder] : [])];
-          const out = execFileSync(process.execPath, args, {
+          const childArgs = ['bin/run-ts.mjs', 'bench/second-run.ts', '--child', path, '--cache', cacheDir, '--out', outDir, '--questions', String(questions), ...(embedder ? ['--embedder', embedder] : [])];
+          const out = execFileSync(process.execPath, childArgs, {
             encoding: 'utf8',
             stdio: ['ignore', 'pipe', 'inherit'],
             env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },

@@ -22,7 +22,7 @@ export class ConfigError extends Error {
 export class RunStartError extends Error {
   constructor(
     readonly runDir: string,
-    readonly failure: Error,
+    failure: Error,
   ) {
     super(failure.message, { cause: failure });
     this.name = 'RunStartError';

@@ -69,17 +69,14 @@ export function parseBenchArgs(argv: string[], options: BenchOptions, usage: str
   return {
     flag: (name) => values[name] === true,
     string: (name) => (typeof values[name] === 'string' ? (values[name] as string) : undefined),
-    number: (name) => {
-      const v = parsed.get(name);
-      if (!v) throw new Error(`bench option --${name} has no number (declare it with \`number\` and a default)`);
-      return v[0]!;
-    },
-    numbers: (name) => {
-      const v = parsed.get(name);
-      if (!v) throw new Error(`bench option --${name} has no numbers (declare it with \`number: 'positive-integer-list'\` and a default)`);
-      return v;
-    },
+    number: (name) => numbersOf(name)[0]!,
+    numbers: numbersOf,
   };
+  function numbersOf(name: string): number[] {
+    const v = parsed.get(name);
+    if (!v) throw new Error(`bench option --${name} has no number (declare it with \`number\` and a default)`);
+    return v;
+  }
 }
 
 function helpText(options: BenchOptions, usage: string): string {

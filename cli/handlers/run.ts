@@ -99,8 +99,7 @@ async function cmdRun(args: {
   })
     .catch((err: unknown) => {
       if (!(err instanceof RunStartError)) throw err;
-      const resume = `treebench run ${shellQuote(args.config)} --resume ${shellQuote(err.runDir)}`;
-      process.stderr.write(forTerminal(`treebench: ${redactSecrets(err.message)}\nno record written; once the server answers, resume with:\n  ${resume}\n`));
+      process.stderr.write(forTerminal(`treebench: ${redactSecrets(err.message)}\nno record written; once the server answers, resume with:\n  ${resumeCommand(args.config, err.runDir)}\n`));
       return null;
     })
     .finally(() => interrupt.dispose());
@@ -164,10 +163,9 @@ function onInterrupt(): { signal: AbortSignal; dispose(): void } {
 
 /** 130 interrupted, 1 stopped with work left, 3 too many errors, else 0 — each with its reason. */
 function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: { path: string; config: { run: { maxErrorRate: number } } }, configArg: string): number {
-  const resume = `treebench run ${shellQuote(configArg)} --resume ${shellQuote(outcome.dir)}`;
   if (outcome.stopped) {
     const { reason, notRun, interrupted } = outcome.stopped;
-    process.stderr.write(forTerminal(`${interrupted ? 'interrupted' : `run stopped: ${reason}`}\n${notRun} tasks not run (no record written); resume with:\n  ${resume}\n`));
+    process.stderr.write(forTerminal(`${interrupted ? 'interrupted' : `run stopped: ${reason}`}\n${notRun} tasks not run (no record written); resume with:\n  ${resumeCommand(configArg, outcome.dir)}\n`));
     return interrupted ? 130 : 1;
   }
   // The summary counts the latest record of each task; the records file is read only to name
@@ -184,13 +182,16 @@ function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: 
       forTerminal(
         `run failed: ${failed.length} of ${total} records are errors (${(rate * 100).toFixed(1)}% > run.maxErrorRate ${(max * 100).toFixed(1)}%). Commonest:\n` +
           top.map(([m, n]) => `  ${n}x ${m.length > 300 ? `${m.slice(0, 300)}…` : m}`).join('\n') +
-          `\nafter fixing the cause: ${resume} --retry-errors\n`,
+          `\nafter fixing the cause: ${resumeCommand(configArg, outcome.dir)} --retry-errors\n`,
       ),
     );
     return 3;
   }
   return 0;
 }
+
+/** The command that resumes the run in `dir`, with the config as the user named it. */
+const resumeCommand = (configArg: string, dir: string): string => `treebench run ${shellQuote(configArg)} --resume ${shellQuote(dir)}`;
 
 const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 

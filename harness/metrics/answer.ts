@@ -91,11 +91,13 @@ export function numericMatchOne(pred: string, gold: string, tol: NumericToleranc
 
 /** Numeric match over gold answers: null when no gold answer is numeric, else the maximum. */
 export function numericMatch(pred: string, golds: readonly string[], tol: NumericTolerance = {}, shortAnswerWords = 6): number | null {
+  return bestNumericVerdict(golds.map((g) => numericMatchOne(pred, g, tol, shortAnswerWords)));
+}
+
+/** The best of the golds' numeric verdicts (null: that gold is not numeric); null when none is. */
+function bestNumericVerdict(verdicts: ReadonlyArray<number | null>): number | null {
   let result: number | null = null;
-  for (const g of golds) {
-    const m = numericMatchOne(pred, g, tol, shortAnswerWords);
-    if (m !== null) result = Math.max(result ?? 0, m);
-  }
+  for (const m of verdicts) if (m !== null) result = Math.max(result ?? 0, m);
   return result;
 }
 
@@ -202,12 +204,11 @@ export function scoreAnswer(
 
   // Each gold's numeric verdict (null: not a numeric gold), once: the numeric-match score is
   // their maximum, and the verdict of a numeric gold is its own.
-  const numeric = golds.map((g) => claimedValueMatch(pred, g, opts, opts.shortAnswerWords));
-  const numericVerdicts = numeric.filter((m): m is number => m !== null);
+  const numeric = golds.map((g) => numericMatchOne(pred, g, opts, opts.shortAnswerWords));
   const scores: AnswerScores = {
     exactMatch: exactMatch(pred, golds),
     f1: tokenF1(pred, golds),
-    numericMatch: numericVerdicts.length > 0 ? Math.max(...numericVerdicts) : null,
+    numericMatch: bestNumericVerdict(numeric),
     yesNo: yesNoMatch(pred, golds, question.question),
     choice,
     correct: 0,

@@ -7,10 +7,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateConfig, type LoadedConfig } from '../harness/config.ts';
-import { runBenchmark } from '../harness/runner.ts';
+import { validateConfig, type LoadedConfig } from '../harness/config/runConfig.ts';
+import { runBenchmark } from '../harness/run/runner.ts';
 import { loadBenchmarkData } from '../datasets/registry.ts';
 import { benchArgs } from './lib/args.ts';
+import { registerBuiltinStrategies } from '../strategies/registry.ts';
+
+registerBuiltinStrategies();
 
 const args = benchArgs(import.meta.url, {
   questions: { type: 'string', default: '500', number: 'positive-integer', help: 'questions per strategy' },

@@ -10,11 +10,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, validateConfig, type LoadedConfig } from '../harness/config.ts';
-import { runBenchmark } from '../harness/runner.ts';
+import { loadConfig, validateConfig, type LoadedConfig } from '../harness/config/runConfig.ts';
+import { runBenchmark } from '../harness/run/runner.ts';
 import { loadBenchmarkData } from '../datasets/registry.ts';
 import { startLoopback } from './lib/loopback.ts';
 import { benchArgs, exitWithUsageError } from './lib/args.ts';
+import { registerBuiltinStrategies } from '../strategies/registry.ts';
+
+registerBuiltinStrategies();
 
 const args = benchArgs(import.meta.url, {
   configs: { type: 'string', help: 'configs to run twice, comma-separated (default: aws-docs and financebench, or the quickstart when their data is absent)' },

@@ -10,10 +10,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runBenchmark } from '../harness/runner.ts';
-import { runTune } from '../harness/tune/run.ts';
+import { runBenchmark } from '../harness/run/runner.ts';
+import { runTune } from '../harness/analysis/tune/run.ts';
 import { fullGridCalls, judgeRecommendation, KNOWN_BEST, syntheticConfig, syntheticData, syntheticProvider } from './lib/syntheticTune.ts';
 import { benchArgs } from './lib/args.ts';
+import { registerBuiltinStrategies } from '../strategies/registry.ts';
+
+registerBuiltinStrategies();
 
 const args = benchArgs(import.meta.url, {
   seeds: { type: 'string', default: '20', number: 'positive-integer', help: 'seeds of the synthetic problem to tune' },

@@ -13,7 +13,7 @@
 //   build        ← embedding alone (hash embedder) / copying the vectors (dense)
 // What the hash "build" figure includes: fit (document frequencies over every chunk), embedding
 // each chunk and adding it to the inverted index, for chunks handed over ready-made. A real run
-// also cuts the corpus into 256-token chunks first (harness/tokenizer.ts) and, with the embedding
+// also cuts the corpus into 256-token chunks first (harness/models/tokenizer.ts) and, with the embedding
 // cache on (the default), hashes each chunk and reads or writes the cache (bench:second-run
 // measures that); the chunking rate is printed on its own line, and with the shared datasets
 // present the whole build of a real corpus (aws-docs: chunking + fit + embedding + index) too.
@@ -28,16 +28,19 @@
 //
 //   npm run bench:search               10k and 100k chunks
 //   npm run bench:search -- --large    also 1M chunks (several minutes, ~8 GB free memory)
-import { HashEmbedder } from '../harness/embedders/hash.ts';
-import { l2normalize } from '../harness/embedders/vector.ts';
-import { mulberry32 } from '../harness/random.ts';
-import { ValueIndex, type Chunk } from '../harness/valueIndex.ts';
+import { HashEmbedder } from '../harness/models/embedders/hash.ts';
+import { l2normalize } from '../harness/models/embedders/vector.ts';
+import { mulberry32 } from '../harness/run/random.ts';
+import { ValueIndex, type Chunk } from '../harness/retrieval/valueIndex.ts';
 import type { Embedder } from '../harness/types.ts';
-import { splitByTokens } from '../harness/tokenizer.ts';
+import { splitByTokens } from '../harness/models/tokenizer.ts';
 import { tokenize } from '../harness/text/tokenize.ts';
 import { existsSync } from 'node:fs';
 import wabtInit from 'wabt';
 import { benchArgs } from './lib/args.ts';
+import { registerBuiltinStrategies } from '../strategies/registry.ts';
+
+registerBuiltinStrategies();
 
 const args = benchArgs(import.meta.url, {
   large: { type: 'boolean', default: false, help: 'also 1,000,000 chunks (several minutes, ~8 GB of free memory)' },
@@ -351,7 +354,7 @@ async function denseCase(n: number): Promise<void> {
 
 /**
  * Chunking, which a real build does before embedding: the synthetic chunks joined into
- * documents of 50 and cut into 256-token chunks with 32 overlap (harness/tokenizer.ts).
+ * documents of 50 and cut into 256-token chunks with 32 overlap (harness/models/tokenizer.ts).
  */
 function chunkingCase(): void {
   const texts = proseText(5_000, 13);
@@ -367,7 +370,7 @@ function chunkingCase(): void {
 /** The whole build of a real corpus, as a run does it: aws-docs chunked, fitted, embedded, indexed. */
 async function realCase(): Promise<void> {
   const path = 'configs/aws-docs.yaml';
-  const { loadConfig } = await import('../harness/config.ts');
+  const { loadConfig } = await import('../harness/config/runConfig.ts');
   const { loadBenchmarkData } = await import('../datasets/registry.ts');
   if (!existsSync('../shared/datasets/aws-docs/documents')) {
     console.log('  real corpus: ../shared/datasets/aws-docs absent, skipped');

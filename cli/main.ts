@@ -8,9 +8,9 @@
 // on the command line (yargs runs the builder and handler of that command alone).
 import yargs, { type Argv } from 'yargs';
 import { ConfigError, RunStartError, UsageError } from '../harness/errors.ts';
-import { redactSecrets } from '../harness/secrets.ts';
-import { packageVersion } from '../harness/version.ts';
-import { suggestOptions } from '../harness/suggest.ts';
+import { redactSecrets } from '../harness/models/secrets.ts';
+import { packageVersion } from '../harness/run/version.ts';
+import { suggestOptions } from '../harness/text/suggest.ts';
 import { forTerminal } from '../harness/text/terminal.ts';
 import { DataError } from '../datasets/errors.ts';
 import { consoleStyle } from '../reports/console.ts';
@@ -76,8 +76,8 @@ async function errorKind(e: Error): Promise<'input' | 'provider' | 'bug'> {
   // Their modules (zod schemas, the OpenAI client) are loaded here, on the error path, rather
   // than at every start; a command that threw one has loaded them already.
   const [{ ModelConfigError }, { ProviderConfigError, ProviderError }] = await Promise.all([
-    import('../harness/providers/registry.ts'),
-    import('../harness/providers/openai-client.ts'),
+    import('../harness/models/providers/registry.ts'),
+    import('../harness/models/providers/openai-client.ts'),
   ]);
   if (e instanceof ModelConfigError || e instanceof ProviderConfigError) return 'input';
   return e instanceof ProviderError ? 'provider' : 'bug';

@@ -19,8 +19,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { DocTree, TreeNode } from '../harness/types.ts';
-import { startProgress } from '../harness/progress.ts';
+import type { DocTree, IngestStats, TreeNode } from '../harness/types.ts';
+import { startProgress } from '../harness/run/progress.ts';
 import { pageTextWarnings, readPdf, type PdfContent } from './pdf.ts';
 import { buildPdfTree, TREE_BUILDER_VERSION, type TreeBuildReport, type TreeChoice } from './treeBuild/index.ts';
 import { DataError } from './errors.ts';
@@ -58,15 +58,7 @@ export interface PdfSource {
   description?: string;
 }
 
-export interface IngestStats {
-  documents: number;
-  pages: number;
-  /** PDFs pdf.js had to read (cache misses at the content level). */
-  extracted: number;
-  /** PDFs whose built tree came from the cache (nothing extracted, nothing built). */
-  fromCache: number;
-  ms: number;
-}
+export type { IngestStats };
 
 interface CachedTree {
   nodes: TreeNode[];

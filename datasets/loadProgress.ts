@@ -1,7 +1,7 @@
-// Progress on stderr while a load takes long (harness/progress.ts draws the line): PDF
+// Progress on stderr while a load takes long (harness/run/progress.ts draws the line): PDF
 // extraction counts documents and pages. Markdown folders have theirs in markdownIngest.ts,
 // from TEXT_FILES_FOR_PROGRESS files up.
-import { startProgress } from '../harness/progress.ts';
+import { startProgress } from '../harness/run/progress.ts';
 import { readPdfs, type PdfContent } from './pdf.ts';
 
 /** Folders with at least this many text files get a progress line (PDFs always do: each is slow). */

@@ -35,57 +35,8 @@ import { parseJson, readText } from './files.ts';
 import { unstringifyList } from './listString.ts';
 import { matchesFilter, type RecordFilter } from './recordFilter.ts';
 
-const fieldRef = z.string().min(1, 'expected a field name or dotted path');
-
-export const evidenceItemsSchema = z
-  .object({
-    /** Path of the array of evidence objects in each record. */
-    path: fieldRef,
-    /** Paths inside one evidence object. */
-    docId: fieldRef.optional(),
-    nodeIds: fieldRef.optional(),
-    pages: fieldRef.optional(),
-  })
-  .strict();
-
-export const questionMappingSchema = z
-  .object({
-    id: fieldRef.optional(),
-    question: fieldRef.default('question'),
-    answers: z.union([fieldRef, z.array(fieldRef).min(1)]).optional(),
-    /** Answer values that mean "no answer here" (`None`, `N/A`): compared trimmed, ignoring case. */
-    ignoreAnswers: z.array(z.string()).default([]),
-    answersSeparator: z.string().min(1).optional(),
-    choices: fieldRef.optional(),
-    /** Index into choices (0-based) or a letter A, B, C, ... */
-    label: fieldRef.optional(),
-    docIds: fieldRef.optional(),
-    evidenceDocId: fieldRef.optional(),
-    nodeIds: fieldRef.optional(),
-    pages: fieldRef.optional(),
-    pageBase: z.union([z.literal(0), z.literal(1)]).default(1),
-    evidenceItems: evidenceItemsSchema.optional(),
-    tags: z.union([fieldRef, z.array(fieldRef)]).optional(),
-    /** `value` (default) uses the field's value as the tag, `field=value` prefixes the field path. */
-    tagFormat: z.enum(['value', 'field=value']).default('value'),
-    /** Splits string values of choices, docIds, nodeIds and tags (pages split on , ; | and spaces by default). */
-    listSeparator: z.string().min(1).optional(),
-    /** Strip a file extension from document ids (`guide/File.md` -> `guide/File`). */
-    docIdStripExtension: z.boolean().default(false),
-    /** Document for gold nodeIds/pages when the record names none (single-document datasets). */
-    defaultDocId: z.string().min(1).optional(),
-    /** Gold as a title path (`Settings>Display`), matched to node ids once the corpus is loaded. */
-    nodeTitlePath: fieldRef.optional(),
-    titlePathSeparator: z.string().min(1).default('>'),
-    /** JSON files: dotted path to the records (an array, or a dict whose values are records). */
-    records: fieldRef.optional(),
-    /** CSV field delimiter (default "," and tab for .tsv files). */
-    delimiter: z.string().min(1).optional(),
-  })
-  .strict();
-
-export type QuestionMapping = z.output<typeof questionMappingSchema>;
-export type QuestionMappingInput = z.input<typeof questionMappingSchema>;
+export { evidenceItemsSchema, questionMappingSchema, type QuestionMapping, type QuestionMappingInput } from '../harness/config/dataSections.ts';
+import { questionMappingSchema, type QuestionMapping, type QuestionMappingInput } from '../harness/config/dataSections.ts';
 
 /** treebench's own Question JSON, used when no mapping is given. */
 export const NATIVE_MAPPING: QuestionMappingInput = {

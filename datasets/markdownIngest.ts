@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DocTree } from '../harness/types.ts';
-import { startProgress } from '../harness/progress.ts';
+import { startProgress } from '../harness/run/progress.ts';
 import { readText } from './files.ts';
 import { readGz, sha256, writeGz } from './ingest.ts';
 import { TEXT_FILES_FOR_PROGRESS } from './loadProgress.ts';

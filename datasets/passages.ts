@@ -30,24 +30,8 @@ import { getPath } from './mapping.ts';
 import { titleKey } from './emanual.ts';
 import { walkNodes } from './tree-utils.ts';
 
-const fieldRef = z.string().min(1, 'expected a field name or dotted path');
-
-export const passageMappingSchema = z
-  .object({
-    records: fieldRef.optional(),
-    id: fieldRef.default('id'),
-    title: fieldRef.default('title'),
-    text: fieldRef.default('text'),
-    parent: fieldRef.optional(),
-    path: fieldRef.optional(),
-    pathSeparator: z.string().min(1).default('>'),
-    page: fieldRef.optional(),
-    pageBase: z.union([z.literal(0), z.literal(1)]).default(1),
-    docId: fieldRef.optional(),
-  })
-  .strict();
-
-export type PassageMapping = z.output<typeof passageMappingSchema>;
+export { passageMappingSchema, type PassageMapping } from '../harness/config/dataSections.ts';
+import type { PassageMapping } from '../harness/config/dataSections.ts';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

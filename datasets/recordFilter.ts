@@ -16,65 +16,10 @@
 //   contains a list value has this item; a string value has this substring
 //   exists   the field is present and not blank (true) or absent/blank (false)
 // A list of conditions at the top means `all`.
-import { z } from 'zod';
 import { unstringifyList } from './listString.ts';
+import type { FilterCondition, RecordFilter } from '../harness/config/dataSections.ts';
 
-export type FilterCondition =
-  | { field: string; equals: unknown }
-  | { field: string; in: unknown[] }
-  | { field: string; contains: string | number | boolean }
-  | { field: string; exists: boolean }
-  | { not: FilterCondition }
-  | { all: FilterCondition[] }
-  | { any: FilterCondition[] };
-
-const OPS = ['equals', 'in', 'contains', 'exists'] as const;
-const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** The first problem with a condition, as a message and the path to it; null when it is fine. */
-function conditionProblem(c: unknown, at: Array<string | number>): { message: string; path: Array<string | number> } | null {
-  const shape = 'a condition is { field, equals | in | contains | exists } or { not: cond } / { all: [cond] } / { any: [cond] }';
-  if (!isObj(c)) return { message: `${shape}; got ${JSON.stringify(c)}`, path: at };
-  const keys = Object.keys(c);
-  if (keys.length === 1 && (keys[0] === 'not' || keys[0] === 'all' || keys[0] === 'any')) {
-    const k = keys[0];
-    if (k === 'not') return conditionProblem(c.not, [...at, 'not']);
-    const list = c[k];
-    if (!Array.isArray(list) || list.length === 0) return { message: `${k} takes a non-empty list of conditions`, path: [...at, k] };
-    for (let i = 0; i < list.length; i++) {
-      const p = conditionProblem(list[i], [...at, k, i]);
-      if (p) return p;
-    }
-    return null;
-  }
-  if (typeof c.field !== 'string' || c.field === '') return { message: `${shape}; "field" (a field name or dotted path) is missing`, path: [...at, 'field'] };
-  const ops = keys.filter((k) => k !== 'field');
-  if (ops.length !== 1 || !(OPS as readonly string[]).includes(ops[0])) {
-    return { message: `${shape}; got ${ops.length ? ops.map((k) => `"${k}"`).join(', ') : 'no test'} beside "field"`, path: at };
-  }
-  const op = ops[0];
-  const v = c[op];
-  if (op === 'equals' && !(isScalar(v) || (Array.isArray(v) && v.every(isScalar)))) return { message: 'equals takes a value or a list of values', path: [...at, op] };
-  if (op === 'in' && !(Array.isArray(v) && v.length > 0 && v.every(isScalar))) return { message: 'in takes a non-empty list of values', path: [...at, op] };
-  if (op === 'contains' && !(isScalar(v) && v !== null)) return { message: 'contains takes one value', path: [...at, op] };
-  if (op === 'exists' && typeof v !== 'boolean') return { message: 'exists takes true or false', path: [...at, op] };
-  return null;
-}
-
-/** A condition, or a list of them (all must hold). Errors name the condition's path and what is wrong. */
-export const recordFilterSchema = z.unknown().superRefine((v, ctx) => {
-  const list = Array.isArray(v) ? v : [v];
-  if (Array.isArray(v) && v.length === 0) ctx.addIssue({ code: 'custom', message: 'an empty list of conditions' });
-  for (let i = 0; i < list.length; i++) {
-    const p = conditionProblem(list[i], Array.isArray(v) ? [i] : []);
-    if (p) {
-      ctx.addIssue({ code: 'custom', message: p.message, path: p.path });
-      return;
-    }
-  }
-}) as unknown as z.ZodType<RecordFilter>;
-export type RecordFilter = FilterCondition | FilterCondition[];
+export { recordFilterSchema, type FilterCondition, type RecordFilter } from '../harness/config/dataSections.ts';
 
 const norm = (v: unknown): string => (v === null || v === undefined ? '' : String(v).trim());
 const absent = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);

@@ -12,7 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { fileURLToPath } from 'node:url';
-import type { Corpus, DocTree, Question } from '../harness/types.ts';
+import type { BenchmarkData, Corpus, DocTree, Question } from '../harness/types.ts';
+
+export type { BenchmarkData };
 import { corpusConfigSchema, parseDataConfig, type BenchmarkDataConfigInput, type CorpusConfig, type DatasetConfig } from './config.ts';
 import { loadEmanualS10 } from './emanual.ts';
 import { DataError } from './errors.ts';
@@ -98,24 +100,6 @@ export interface CorpusLoaderFactory {
   listDocs?(cfg: CorpusConfig, baseDir: string): DocSource[] | null;
 }
 
-export interface BenchmarkData {
-  name: string;
-  corpus: Corpus;
-  questions: Question[];
-  warnings: string[];
-  /** Load summary lines for stderr (records read, filtered, skipped, dropped). */
-  notes: string[];
-  files: string[];
-  /** PDF ingestion figures (extracted vs cached), when PDFs were read. */
-  ingest?: IngestStats;
-  /**
-   * Set when the corpus holds only the documents of the selected questions (--limit, --shard
-   * with corpus.only: referenced, or financebench): hashes that do not depend on the selection,
-   * so shards of one run and runs of other selections still match. The corpus hash is then of
-   * the source files of every available document (and the corpus config), not of built trees.
-   */
-  identity?: { questionsHash: string; corpusHash: string; basis: 'source files' };
-}
 
 export interface LoadDataOptions {
   /** The questions that will run (--limit, --shard); the corpus need only serve these. */

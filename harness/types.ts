@@ -137,7 +137,7 @@ export interface ChatProvider {
   readonly id: string;
   /** True for the embedded offline reasoner, so reports can label its results. */
   readonly offline: boolean;
-  /** False once the provider knows its server refuses native tools (see harness/tools.ts). */
+  /** False once the provider knows its server refuses native tools (see harness/models/tools.ts). */
   readonly supportsTools?: boolean;
   chat(messages: ChatMessage[], opts: ChatOptions & { attempt?: number; signal?: AbortSignal }): Promise<ChatResult>;
 }
@@ -257,7 +257,7 @@ export interface AnswerScores {
   yesNo: number | null;
   /** null when the question is not multiple choice. */
   choice: number | null;
-  /** The single correct/incorrect verdict used for accuracy (see harness/metrics/answer.ts). */
+  /** The single correct/incorrect verdict used for accuracy (see harness/scoring/answer.ts). */
   correct: number;
 }
 
@@ -331,4 +331,38 @@ export interface RunRecord {
   trace: TraceStep[];
   error: string | null;
   finishedAt: string;
+}
+
+// ---------------------------------------------------------------------------
+// What a run is given: the questions and corpus a dataset loader made (datasets/registry.ts).
+
+/** PDF ingestion figures of a load (extracted vs cached). */
+export interface IngestStats {
+  documents: number;
+  pages: number;
+  /** PDFs pdf.js had to read (cache misses at the content level). */
+  extracted: number;
+  /** PDFs whose built tree came from the cache (nothing extracted, nothing built). */
+  fromCache: number;
+  ms: number;
+}
+
+/** A loaded dataset: its corpus and questions, the files read (hashed into the manifest), what went wrong. */
+export interface BenchmarkData {
+  name: string;
+  corpus: Corpus;
+  questions: Question[];
+  warnings: string[];
+  /** Load summary lines for stderr (records read, filtered, skipped, dropped). */
+  notes: string[];
+  files: string[];
+  /** PDF ingestion figures (extracted vs cached), when PDFs were read. */
+  ingest?: IngestStats;
+  /**
+   * Set when the corpus holds only the documents of the selected questions (--limit, --shard
+   * with corpus.only: referenced, or financebench): hashes that do not depend on the selection,
+   * so shards of one run and runs of other selections still match. The corpus hash is then of
+   * the source files of every available document (and the corpus config), not of built trees.
+   */
+  identity?: { questionsHash: string; corpusHash: string; basis: 'source files' };
 }

@@ -4,14 +4,14 @@
 import { fitTable, type FitColumn } from './fit.ts';
 import { wrapText } from './console.ts';
 import { renderCompareHtml } from './html/compare.ts';
-import type { MetricComparison, StrategyComparison } from '../harness/compare/paired.ts';
+import type { MetricComparison, StrategyComparison } from '../harness/analysis/compare/paired.ts';
 import { escapeMarkdown } from './markdown.ts';
 import { fmtDeltaCi, fmtP, fmtRel, fmtValue, MARK, metricLabel, significanceMark } from './compareFormat.ts';
 import { OFFLINE_LABEL } from './format.ts';
 
 export { COMPARE_FORMATS, type CompareFormat, type CompareReport, type RunLabel } from './compareReport.ts';
 import type { CompareFormat, CompareReport, RunLabel } from './compareReport.ts';
-import { jsonText } from '../harness/jsonText.ts';
+import { jsonText } from '../harness/files/jsonText.ts';
 
 const wtl = (m: MetricComparison) => `${m.wins}/${m.ties}/${m.losses}`;
 

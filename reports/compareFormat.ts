@@ -1,8 +1,8 @@
 // Number formatting for comparisons (compare and gate reports): values in the metric's own
 // units, deltas with a sign, rates in percentage points.
-import type { MetricComparison } from '../harness/compare/paired.ts';
-import type { CompareMetric } from '../harness/compare/metrics.ts';
-import { isPercentile } from '../harness/compare/metrics.ts';
+import type { MetricComparison } from '../harness/analysis/compare/paired.ts';
+import type { CompareMetric } from '../harness/analysis/compare/metrics.ts';
+import { isPercentile } from '../harness/analysis/compare/metrics.ts';
 import { ms, NA, num, usd } from './format.ts';
 
 type Kind = 'rate' | 'score' | 'usd' | 'ms' | 'count';

@@ -2,7 +2,7 @@
 // and the formats it renders to. A module of its own so that the renderers (compare.ts and
 // html/compare.ts) import it and not each other, and so the CLI can offer the formats without
 // loading a renderer.
-import type { ComparisonResult } from '../harness/compare/paired.ts';
+import type { ComparisonResult } from '../harness/analysis/compare/paired.ts';
 
 export interface RunLabel {
   /** What the user named (folder or baseline name). */

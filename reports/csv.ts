@@ -2,7 +2,7 @@
 // metadata in the first columns so files from many runs can be concatenated. RFC 4180: CRLF
 // line ends, a field is quoted when it holds a comma, quote, CR or LF, quotes are doubled.
 // Empty field = not applicable. Costs are empty when the model is unpriced (unknown, not $0).
-import { flattenStrategySummary, intervalPaths, type FlatValue } from '../harness/metrics/summary.ts';
+import { flattenStrategySummary, intervalPaths, type FlatValue } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
 import { orderedStrategies } from './format.ts';
 

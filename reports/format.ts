@@ -1,7 +1,7 @@
 // Number formatting shared by the human-readable reports (console table, Markdown). CSV and JSON
 // keep full precision and never go through these.
-import type { ConfidenceInterval, RetrievalLevel, RunSummary, StrategySummary } from '../harness/metrics/summary.ts';
-import { RETRIEVAL_LEVELS } from '../harness/metrics/summary.ts';
+import type { ConfidenceInterval, RetrievalLevel, RunSummary, StrategySummary } from '../harness/summary/summary.ts';
+import { RETRIEVAL_LEVELS } from '../harness/summary/summary.ts';
 import type { ReportMeta } from './types.ts';
 
 /** Shown for "not applicable / not measured". Never 0, which would read as a measured zero. */

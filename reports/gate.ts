@@ -2,8 +2,8 @@
 // (one test case per strategy × rule).
 import { fitTable, type FitColumn } from './fit.ts';
 import { wrapText } from './console.ts';
-import type { GateCheck, GateEvaluation } from '../harness/gate/evaluate.ts';
-import { raw } from '../harness/gate/evaluate.ts';
+import type { GateCheck, GateEvaluation } from '../harness/analysis/gate/evaluate.ts';
+import { raw } from '../harness/analysis/gate/evaluate.ts';
 import type { RunLabel } from './compare.ts';
 import { fmtDeltaCi, fmtValue, metricLabel } from './compareFormat.ts';
 import { renderJunit, type JunitSuite } from './junit.ts';

@@ -1,14 +1,14 @@
 // `treebench history` reports: per metric, one row per run (time order) and one column per
 // strategy, each cell the value with its interval band, and ▲/▼ with the paired difference where
 // the change from the previous run is significant. Table (fits the terminal), Markdown, JSON.
-import { flagOf, type HistoryPoint, type HistoryReport } from '../harness/history/build.ts';
+import { flagOf, type HistoryPoint, type HistoryReport } from '../harness/analysis/history/build.ts';
 import { fmtDelta, fmtP, fmtValue, metricKind, metricLabel } from './compareFormat.ts';
 import { NA, OFFLINE_LABEL, pct } from './format.ts';
 import { escapeMarkdown } from './markdown.ts';
 import { fitTable, type FitColumn } from './fit.ts';
 import { wrapText } from './console.ts';
 import { renderHistoryHtml } from './html/history.ts';
-import { jsonText } from '../harness/jsonText.ts';
+import { jsonText } from '../harness/files/jsonText.ts';
 
 export const HISTORY_FORMATS = ['table', 'md', 'json', 'html'] as const;
 export type HistoryFormat = (typeof HISTORY_FORMATS)[number];

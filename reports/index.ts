@@ -1,6 +1,6 @@
 // Report renderers by format name. `render(format, { summary, meta })` returns the report text;
 // more formats (JUnit XML, HTML, comparisons) register themselves with `registerRenderer`.
-import type { RunSummary } from '../harness/metrics/summary.ts';
+import type { RunSummary } from '../harness/summary/summary.ts';
 import { renderCsv } from './csv.ts';
 import { renderJson } from './json.ts';
 import { renderMarkdown } from './markdown.ts';

@@ -1,9 +1,9 @@
 // JSON report: { format, version, meta, summary }. Full precision. When the model is unpriced,
 // cost fields are null (unknown) rather than 0.
-import type { RunSummary } from '../harness/metrics/summary.ts';
+import type { RunSummary } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
 import { orderedStrategies } from './format.ts';
-import { jsonText } from '../harness/jsonText.ts';
+import { jsonText } from '../harness/files/jsonText.ts';
 
 export const JSON_REPORT_VERSION = 1;
 

@@ -1,7 +1,7 @@
 // Report pieces for the LLM judge and for accounting notes, shared by the console table and the
 // Markdown report: the judge's accuracy beside the rule's, their agreement (Cohen's κ with its
 // interval) and the judge's own cost; and the notes that say what "tokens" means.
-import type { RunSummary, StrategySummary } from '../harness/metrics/summary.ts';
+import type { RunSummary, StrategySummary } from '../harness/summary/summary.ts';
 import { num, pct, usd } from './format.ts';
 
 /** `recall` → `recall@10` when the records were scored at a cutoff. */

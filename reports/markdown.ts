@@ -1,9 +1,9 @@
 // GitHub-flavoured Markdown report: run metadata, then three tables (answers, retrieval,
 // efficiency) with one row per strategy. Cells never contain a raw `|` or newline.
-import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/metrics/summary.ts';
+import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
 import { budgets, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, unscoredRetrievalReason, usd } from './format.ts';
-import type { TagSummary } from '../harness/metrics/tags.ts';
+import type { TagSummary } from '../harness/summary/tags.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
 
 /** Escape text for a table cell or inline text: pipes, backslashes, emphasis and HTML characters. */

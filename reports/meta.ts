@@ -1,6 +1,6 @@
-// ReportMeta from a run manifest (harness/runStore.ts), so `treebench run` and
+// ReportMeta from a run manifest (harness/run/store.ts), so `treebench run` and
 // `treebench report <runDir>` label reports the same way.
-import type { RunManifest } from '../harness/runStore.ts';
+import type { RunManifest } from '../harness/run/store.ts';
 import type { ReportMeta } from './types.ts';
 import { parameterTable } from './parameters.ts';
 

@@ -4,7 +4,7 @@
 // hand-written sweep), or — for budgets, which every strategy has — when any two entries differ.
 // Defaults that every variant shares stay out of the way. A strategy without the parameter gets
 // an empty cell (not applicable), never a made-up value.
-import type { FlatValue } from '../harness/metrics/summary.ts';
+import type { FlatValue } from '../harness/summary/summary.ts';
 
 export interface ParameterSource {
   id: string;

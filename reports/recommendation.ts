@@ -1,6 +1,6 @@
 // The frontier and recommendation as text: a plain table for the console, or Markdown.
 // Strategy ids come from configs and are escaped like every other cell.
-import type { Recommendation } from '../harness/tune/recommend.ts';
+import type { Recommendation } from '../harness/analysis/tune/recommend.ts';
 import { forTerminalLine } from '../harness/text/terminal.ts';
 import { escapeMarkdown } from './markdown.ts';
 import { ms, num, pct, score, usd } from './format.ts';

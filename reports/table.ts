@@ -5,7 +5,7 @@
 import { fitTable, type FitColumn } from './fit.ts';
 import { paint, wrapText } from './console.ts';
 import type { ReportInput } from './types.ts';
-import type { ConfidenceInterval, StrategySummary } from '../harness/metrics/summary.ts';
+import type { ConfidenceInterval, StrategySummary } from '../harness/summary/summary.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
 import { errors, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, unscoredRetrievalReason, usd } from './format.ts';
 

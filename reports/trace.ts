@@ -1,7 +1,7 @@
 // `treebench trace`: one record's search, printed as an indented path a person can follow.
 import type { Corpus, RunRecord, TraceStep } from '../harness/types.ts';
-import { indexDoc } from '../harness/tree.ts';
-import { headlineRecall } from '../harness/metrics/retrieval.ts';
+import { indexDoc } from '../harness/trees/tree.ts';
+import { headlineRecall } from '../harness/scoring/retrieval.ts';
 
 const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 // Control characters (escape sequences in dataset or model text) never reach the terminal.

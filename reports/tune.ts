@@ -1,7 +1,7 @@
 // The text of a tune: the rungs (sample size, variants run, who survived), why each dropped
 // variant was dropped and where, what was spent against what the full grid would have cost,
 // then the frontier and the recommendation.
-import type { TuneSummary } from '../harness/tune/run.ts';
+import type { TuneSummary } from '../harness/analysis/tune/run.ts';
 import { escapeMarkdown } from './markdown.ts';
 import { num, usd } from './format.ts';
 import { forTerminalLine } from '../harness/text/terminal.ts';

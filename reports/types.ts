@@ -1,7 +1,7 @@
 // What every report renderer receives besides the summary: the few facts about the run a reader
 // needs to trust the numbers (which dataset, which model, whether that model is the offline
 // reasoner, whether costs are real). The runner fills it from the manifest (see meta.ts).
-import type { RunSummary } from '../harness/metrics/summary.ts';
+import type { RunSummary } from '../harness/summary/summary.ts';
 import type { ParameterTable } from './parameters.ts';
 import type { RunRecord } from '../harness/types.ts';
 

@@ -23,8 +23,8 @@
 import { z } from 'zod';
 import type { ChatMessage, ChatResult, EvidenceItem, QuestionInput, ToolCall } from '../harness/types.ts';
 import type { Strategy, StrategyContext } from './types.ts';
-import { isBudgetExhausted } from '../harness/budget.ts';
-import { isToolsUnsupported } from '../harness/tools.ts';
+import { isBudgetExhausted } from '../harness/run/budget.ts';
+import { isToolsUnsupported } from '../harness/models/tools.ts';
 import { answerFromEvidence } from './shared/answer.ts';
 import { nodeKey, rankEvidence, Trace } from './shared/evidence.ts';
 import { parseJsonObject } from '../harness/protocol/jsonReply.ts';

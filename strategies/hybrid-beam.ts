@@ -46,7 +46,7 @@
 // combining both channels), ties in opening order.
 import { z } from 'zod';
 import type { ChatMessage, DocTree, EvidenceItem, QuestionInput, StrategyResult, TraceStep, TreeNode } from '../harness/types.ts';
-import { BudgetExhaustedError, isBudgetExhausted } from '../harness/budget.ts';
+import { BudgetExhaustedError, isBudgetExhausted } from '../harness/run/budget.ts';
 import type { Strategy, StrategyContext } from './types.ts';
 import type { Passage, TaskAnswers } from './prompts.ts';
 import { answerFromEvidence, toPassages } from './shared/answer.ts';
@@ -56,7 +56,7 @@ import { nodeKey, openNode, rankEvidence, Trace } from './shared/evidence.ts';
 import { asStringList } from '../harness/protocol/jsonReply.ts';
 import { subtreeScores, type SubtreeScores } from './shared/subtreeScores.ts';
 import { childViews, clip, indexDoc, nodeText, type DocIndex } from './shared/tree.ts';
-import { assessOutline, flattenPoorLevels, type OutlineQualityOptions } from '../harness/outlineQuality.ts';
+import { assessOutline, flattenPoorLevels, type OutlineQualityOptions } from '../harness/trees/outlineQuality.ts';
 import { buildOutline, pageOutline, QUALIFIER } from './node-list.ts';
 
 const params = z

@@ -24,7 +24,7 @@ import { openNode, rankEvidence, Trace } from './shared/evidence.ts';
 import { asStringList, parseJsonObject } from '../harness/protocol/jsonReply.ts';
 import { subtreeScores, type SubtreeScores } from './shared/subtreeScores.ts';
 import { childViews, indexDoc, isLeaf } from './shared/tree.ts';
-import { isBudgetExhausted } from '../harness/budget.ts';
+import { isBudgetExhausted } from '../harness/run/budget.ts';
 
 const params = z
   .object({

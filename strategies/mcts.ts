@@ -35,8 +35,8 @@ import { docSelectParams, selectDocuments } from './shared/docSelect.ts';
 import { nodeKey, openNode, rankEvidence, Trace } from './shared/evidence.ts';
 import { emptySubtreeScores, subtreeScores, type SubtreeScores } from './shared/subtreeScores.ts';
 import { childViews, indexDoc, isLeaf, nodeText } from './shared/tree.ts';
-import { isBudgetExhausted } from '../harness/budget.ts';
-import { seededRandom } from '../harness/context.ts';
+import { isBudgetExhausted } from '../harness/run/budget.ts';
+import { seededRandom } from '../harness/run/context.ts';
 
 const params = z
   .object({

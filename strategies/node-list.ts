@@ -12,7 +12,7 @@ import { docSelectParams, selectDocuments } from './shared/docSelect.ts';
 import { openNode, rankEvidence, Trace } from './shared/evidence.ts';
 import { asStringList } from '../harness/protocol/jsonReply.ts';
 import { indexDoc, toOutline } from './shared/tree.ts';
-import { isBudgetExhausted } from '../harness/budget.ts';
+import { isBudgetExhausted } from '../harness/run/budget.ts';
 
 const params = z
   .object({

@@ -1,6 +1,6 @@
 // Prompt templates. Written for real models first: a clear instruction, the JSON shape of the
 // answer, then the inputs as one JSON payload in a ```json fence. The payload names its task, and
-// the offline reasoner (harness/providers/offline.ts) reads only that payload — never gold data.
+// the offline reasoner (harness/models/providers/offline.ts) reads only that payload — never gold data.
 // The payload shapes and the fence are harness/protocol/tasks.ts's (the offline reasoner reads them too).
 import type { ChatMessage } from '../harness/types.ts';
 import { taskMessage, type TaskName, type PromptPayload } from '../harness/protocol/tasks.ts';
@@ -8,7 +8,11 @@ import { taskMessage, type TaskName, type PromptPayload } from '../harness/proto
 export type { ChildView, OutlineNode, Passage, PromptPayload, TaskAnswers, TaskName } from '../harness/protocol/tasks.ts';
 export { extractPayload } from '../harness/protocol/tasks.ts';
 
-const INSTRUCTIONS: Record<TaskName, string> = {
+/** The strategies' tasks; `summarize` is ingestion's (harness/run/modelSummaries.ts writes its wording). */
+export type StrategyTask = Exclude<TaskName, 'summarize'>;
+export type StrategyPayload = Exclude<PromptPayload, { task: 'summarize' }>;
+
+const INSTRUCTIONS: Record<StrategyTask, string> = {
   'select-documents': [
     'You route a question to the documents most likely to answer it.',
     'Read each document title and description. Choose at most `max_docs` documents, best first.',
@@ -49,15 +53,9 @@ const INSTRUCTIONS: Record<TaskName, string> = {
     'If `choices` are given, also return the 0-based index of the right choice.',
     'Reply with JSON only: {"answer": "<answer>", "choice": <index or null>}',
   ].join('\n'),
-  summarize: [
-    'You write the table-of-contents summary of one section of a document, for a reader deciding whether to open it.',
-    'Say what the section covers (topics, kinds of figures, named items), not its conclusions; no preamble.',
-    'Use at most `max_tokens` tokens (one to three sentences).',
-    'Reply with JSON only: {"summary": "<summary>"}',
-  ].join('\n'),
 };
 
 /** Builds the two messages of a task prompt. */
-export function buildPrompt(payload: PromptPayload): ChatMessage[] {
+export function buildPrompt(payload: StrategyPayload): ChatMessage[] {
   return [{ role: 'system', content: INSTRUCTIONS[payload.task] }, taskMessage(payload)];
 }

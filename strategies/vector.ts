@@ -7,7 +7,7 @@ import type { EvidenceItem } from '../harness/types.ts';
 import type { Strategy } from './types.ts';
 import { answerFromEvidence } from './shared/answer.ts';
 import { nodeKey, openNode, pagesOfPassages, rankEvidence, Trace } from './shared/evidence.ts';
-import { isBudgetExhausted } from '../harness/budget.ts';
+import { isBudgetExhausted } from '../harness/run/budget.ts';
 
 const params = z
   .object({

@@ -1,14 +1,12 @@
 // Layering: the sources form a layered house, and no module imports one of a higher layer or of
 // a sibling layer. From the bottom:
-//   1. harness/ (core): the data model (types.ts), the metered model door (context, budgets,
-//      providers, tokenizer, prices), the contracts strategies and models share
-//      (strategyContext.ts, protocol/), trees, text, metrics, statistics, run store, caches.
-//   2. datasets/ and strategies/: siblings on the core; neither imports the other.
-//   3. orchestration: the harness modules that assemble a run from the strategy registry and the
-//      dataset loaders — config.ts (validates strategy params and dataset sections), runner.ts,
-//      runFlags.ts, modelSummaries.ts and tune/. They stay in harness/ and are named here; a new
-//      harness module that needs a strategy or a loader joins this list or is wrong.
-//   4. reports/: formats runs, summaries, comparisons and tune results.
+//   1. harness/ (the engine): rooms named for what they do (run/, models/, retrieval/, scoring/,
+//      summary/, stats/, analysis/, config/, trees/, text/, protocol/, strategy/, files/), the
+//      shared data model (types.ts, errors.ts) and its public face (index.ts). It imports nothing
+//      above it: strategies and dataset loaders reach it through its registries and types.
+//   2. datasets/ and strategies/: siblings on the engine; neither imports the other.
+//   3. reports/: formats runs, summaries, comparisons and tune results.
+//   4. the package's library face (index.ts at the root): the engine with the built-ins wired in.
 //   5. cli/: the command, above everything (nothing imports it).
 // No import cycles either. Tests and benchmarks may import anything. See
 // test/helpers/importGraph.ts for what counts as an import.
@@ -18,17 +16,20 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importCycles, importGraph, importsInto, layerOf, layerViolations, reachable, type Layer } from './helpers/importGraph.ts';
 
-const SOURCES = ['cli', 'harness', 'strategies', 'datasets', 'reports'];
+const SOURCES = ['cli', 'harness', 'strategies', 'datasets', 'reports', 'index.ts'];
 
 /** The layers above, bottom first. A file belongs to the layer with the longest path that holds it. */
 const LAYERS: Layer[] = [
-  { name: 'harness core', rank: 0, paths: ['harness/'] },
+  { name: 'harness', rank: 0, paths: ['harness/'] },
   { name: 'datasets', rank: 1, paths: ['datasets/'] },
   { name: 'strategies', rank: 1, paths: ['strategies/'] },
-  { name: 'orchestration', rank: 2, paths: ['harness/config.ts', 'harness/runner.ts', 'harness/runFlags.ts', 'harness/modelSummaries.ts', 'harness/tune/'] },
-  { name: 'reports', rank: 3, paths: ['reports/'] },
+  { name: 'reports', rank: 2, paths: ['reports/'] },
+  { name: 'library face', rank: 3, paths: ['index.ts'] },
   { name: 'cli', rank: 4, paths: ['cli/'] },
 ];
+
+/** The only files on harness/'s floor: its public face and the shared data model. */
+const HARNESS_FLOOR = ['harness/errors.ts', 'harness/index.ts', 'harness/types.ts'];
 
 describe('layering of the sources', () => {
   const graph = importGraph(process.cwd(), SOURCES);
@@ -36,7 +37,7 @@ describe('layering of the sources', () => {
   it('reads the real sources', () => {
     // A walk that found nothing would pass every rule below.
     expect(graph.size).toBeGreaterThan(100);
-    expect(graph.get('cli/handlers/run.ts')).toContain('harness/runner.ts');
+    expect(graph.get('cli/handlers/run.ts')).toContain('harness/run/runner.ts');
     expect(graph.get('cli/commands.ts')).toContain('cli/handlers/compare.ts'); // a dynamic import
   });
 
@@ -48,14 +49,20 @@ describe('layering of the sources', () => {
     expect(importsInto(graph, 'cli')).toEqual([]);
   });
 
-  it('places every source file in a layer, each named orchestration module included', () => {
+  it('places every source file in a layer', () => {
     expect([...graph.keys()].filter((f) => !layerOf(f, LAYERS))).toEqual([]);
-    // A renamed or removed orchestration module must leave the list, not linger in it.
-    const named = LAYERS.flatMap((l) => l.paths).filter((p) => !p.endsWith('/'));
-    expect(named.filter((p) => !graph.has(p))).toEqual([]);
-    expect(layerOf('harness/runner.ts', LAYERS)?.name).toBe('orchestration');
-    expect(layerOf('harness/tune/run.ts', LAYERS)?.name).toBe('orchestration');
-    expect(layerOf('harness/context.ts', LAYERS)?.name).toBe('harness core');
+    expect(layerOf('harness/run/runner.ts', LAYERS)?.name).toBe('harness');
+  });
+
+  it('keeps harness/ in rooms: no loose file but its public face and the shared types', () => {
+    const loose = [...graph.keys()].filter((f) => /^harness\/[^/]+$/.test(f));
+    expect(loose.filter((f) => !HARNESS_FLOOR.includes(f))).toEqual([]);
+    expect(loose).toContain('harness/types.ts');
+  });
+
+  it('imports nothing above harness/ from inside it', () => {
+    const up = [...graph].flatMap(([from, tos]) => (from.startsWith('harness/') ? tos.filter((t) => !t.startsWith('harness/')).map((t) => `${from} -> ${t}`) : []));
+    expect(up).toEqual([]);
   });
 
   it('imports nothing from a higher layer or a sibling layer', () => {
@@ -67,7 +74,7 @@ describe('layering of the sources', () => {
     // is imported (dynamically) only when that command runs. Timing: npm run bench:startup.
     const atStart = [...reachable(importGraph(process.cwd(), SOURCES, { staticOnly: true }), 'cli/main.ts')];
     expect(atStart).toContain('cli/commands.ts');
-    const heavy = atStart.filter((f) => f.startsWith('cli/handlers/') || f.startsWith('strategies/') || (f.startsWith('datasets/') && f !== 'datasets/errors.ts') || /^harness\/(runner|config|context|providers\/)/.test(f) || /^reports\/(index|html\/)/.test(f));
+    const heavy = atStart.filter((f) => f.startsWith('cli/handlers/') || f.startsWith('strategies/') || (f.startsWith('datasets/') && f !== 'datasets/errors.ts') || /^harness\/(run\/runner|config\/runConfig|run\/context|models\/providers\/)/.test(f) || /^reports\/(index|html\/)/.test(f));
     expect(heavy).toEqual([]);
   });
 });
@@ -120,27 +127,28 @@ describe('the import-graph walk finds what it must', () => {
     const root = project({
       // Downward and within a layer: allowed.
       'harness/types.ts': 'export type T = string;\n',
-      'harness/context.ts': "import type { T } from './types.ts';\n",
-      'strategies/s.ts': "import type { T } from '../harness/types.ts';\nimport { c } from '../harness/context.ts';\n",
+      'harness/run/context.ts': "import type { T } from '../types.ts';\n",
+      'strategies/s.ts': "import type { T } from '../harness/types.ts';\nimport { c } from '../harness/run/context.ts';\n",
       'datasets/d.ts': "import type { T } from '../harness/types.ts';\n",
-      'harness/runner.ts': "import { s } from '../strategies/s.ts';\nimport { d } from '../datasets/d.ts';\n",
-      'harness/tune/run.ts': "import { r } from '../runner.ts';\n",
-      'reports/r.ts': "import { t } from '../harness/tune/run.ts';\n",
-      'cli/main.ts': "import { r } from '../reports/r.ts';\nimport { s } from '../strategies/s.ts';\n",
-      // Planted: the core reaching up to a strategy (type-only), to orchestration (lazily) and to
-      // reports; a loader importing a strategy (siblings); a strategy importing the runner.
-      'harness/valueIndex.ts': "import type { S } from '../strategies/s.ts';\nexport const lazy = () => import('./tune/run.ts');\n",
-      'harness/metrics/m.ts': "import { r } from '../../reports/r.ts';\n",
+      'reports/r.ts': "import { c } from '../harness/run/context.ts';\n",
+      'index.ts': "export { s } from './strategies/s.ts';\nexport { d } from './datasets/d.ts';\nexport { r } from './reports/r.ts';\n",
+      'cli/main.ts': "import { r } from '../reports/r.ts';\nimport { s } from '../index.ts';\n",
+      // Planted: the engine reaching up to a strategy (type-only), to a loader (lazily), to
+      // reports and to the library face; a loader importing a strategy (siblings); a strategy
+      // importing a report.
+      'harness/retrieval/valueIndex.ts': "import type { S } from '../../strategies/s.ts';\nexport const lazy = () => import('../../datasets/d.ts');\n",
+      'harness/scoring/m.ts': "import { r } from '../../reports/r.ts';\nimport { x } from '../../index.ts';\n",
       'datasets/e.ts': "import { s } from '../strategies/s.ts';\n",
-      'strategies/t.ts': "import { r } from '../harness/runner.ts';\n",
+      'strategies/t.ts': "import { r } from '../reports/r.ts';\n",
     });
     const graph = importGraph(root, SOURCES);
     expect(layerViolations(graph, LAYERS)).toEqual([
       'datasets/e.ts (datasets) -> strategies/s.ts (strategies)',
-      'harness/metrics/m.ts (harness core) -> reports/r.ts (reports)',
-      'harness/valueIndex.ts (harness core) -> harness/tune/run.ts (orchestration)',
-      'harness/valueIndex.ts (harness core) -> strategies/s.ts (strategies)',
-      'strategies/t.ts (strategies) -> harness/runner.ts (orchestration)',
+      'harness/retrieval/valueIndex.ts (harness) -> datasets/d.ts (datasets)',
+      'harness/retrieval/valueIndex.ts (harness) -> strategies/s.ts (strategies)',
+      'harness/scoring/m.ts (harness) -> index.ts (library face)',
+      'harness/scoring/m.ts (harness) -> reports/r.ts (reports)',
+      'strategies/t.ts (strategies) -> reports/r.ts (reports)',
     ]);
   });
 });

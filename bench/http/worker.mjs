@@ -72,9 +72,17 @@ async function harness(strategy) {
   const heap = await import('../../cli/heapGrowth.js');
   heap.limitHeapGrowth();
   const widenWhenCallsStart = heap.widenWhenCallsStart ?? ((next) => next);
-  const { validateConfig } = await import('../../harness/config.js');
-  const { runBenchmark } = await import('../../harness/runner.js');
-  const { createProvider } = await import('../../harness/providers/registry.js');
+  // The layout since harness/ was split into rooms, else the flat one of an older checkout (--before).
+  const layout = await import('../../harness/run/runner.js').then(
+    async (runner) => {
+      (await import('../../strategies/registry.js')).registerBuiltinStrategies();
+      return { runner, config: await import('../../harness/config/runConfig.js'), providers: await import('../../harness/models/providers/registry.js') };
+    },
+    async () => ({ runner: await import('../../harness/runner.js'), config: await import('../../harness/config.js'), providers: await import('../../harness/providers/registry.js') }),
+  );
+  const { validateConfig } = layout.config;
+  const { runBenchmark } = layout.runner;
+  const { createProvider } = layout.providers;
   const { loadBenchmarkData } = await import('../../datasets/registry.js');
   const raw = {
     name: 'bench-http',

@@ -9,13 +9,16 @@
 // one with the fewest calls is cheapest. Everything else runs through the real runner, cache,
 // meter, halving and recommendation.
 import { z } from 'zod';
-import { validateConfig, type LoadedConfig } from '../../harness/config.ts';
-import { hashSeed, mulberry32 } from '../../harness/random.ts';
-import type { BenchmarkData } from '../../harness/runner.ts';
+import { validateConfig, type LoadedConfig } from '../../harness/config/runConfig.ts';
+import { hashSeed, mulberry32 } from '../../harness/run/random.ts';
+import type { BenchmarkData } from '../../harness/run/runner.ts';
 import type { ChatMessage, ChatProvider, Corpus, Question } from '../../harness/types.ts';
 import { getStrategy, registerStrategy } from '../../strategies/registry.ts';
 import { binomTest } from '../../harness/stats/binomial.ts';
 import type { Strategy } from '../../strategies/types.ts';
+import { registerBuiltinStrategies } from '../../strategies/registry.ts';
+
+registerBuiltinStrategies();
 
 export const BEAM_WIDTHS = [1, 2, 3, 5];
 export const MAX_CALLS = [2, 4, 8];

@@ -1,7 +1,7 @@
 // `treebench baseline save <run> --name main` and `treebench baseline list`: named copies of
-// finished runs for `treebench gate --baseline <name>` (see harness/baselines.ts).
+// finished runs for `treebench gate --baseline <name>` (see harness/analysis/baselines.ts).
 import type { Argv } from 'yargs';
-import { DEFAULT_BASELINES_DIR, listBaselines, saveBaseline } from '../../harness/baselines.ts';
+import { DEFAULT_BASELINES_DIR, listBaselines, saveBaseline } from '../../harness/analysis/baselines.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 
 export function baselineCommand(run: Runner): CommandBody {

@@ -1,13 +1,13 @@
 // `treebench compare <runA> <runB>` and `treebench compare <run> --within`: paired comparisons
 // with intervals, p-values and significance marks. Informational: exit 0 whatever the result
 // (use `treebench gate` to turn a comparison into a CI verdict); 2 on a usage or data error.
-import { writeFileAtomicSync } from '../../harness/atomicFile.ts';
+import { writeFileAtomicSync } from '../../harness/files/atomicFile.ts';
 import type { Argv } from 'yargs';
 import { UsageError } from '../../harness/errors.ts';
-import { DEFAULT_COMPARE_METRICS, type CompareMetric } from '../../harness/compare/metrics.ts';
-import { comparePaired, perQuestion, type ComparisonInput } from '../../harness/compare/paired.ts';
-import { assertComparable, comparability, loadRun, strategyIds, strategyRecords, type LoadedRun } from '../../harness/compare/runs.ts';
-import { DEFAULT_BASELINES_DIR } from '../../harness/baselines.ts';
+import { DEFAULT_COMPARE_METRICS, type CompareMetric } from '../../harness/analysis/compare/metrics.ts';
+import { comparePaired, perQuestion, type ComparisonInput } from '../../harness/analysis/compare/paired.ts';
+import { assertComparable, comparability, loadRun, strategyIds, strategyRecords, type LoadedRun } from '../../harness/analysis/compare/runs.ts';
+import { DEFAULT_BASELINES_DIR } from '../../harness/analysis/baselines.ts';
 import { COMPARE_FORMATS, renderCompare, type CompareFormat, type CompareReport } from '../../reports/compare.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';

@@ -1,10 +1,14 @@
 // `treebench datasets inspect <config>`: load a config's dataset and corpus and print their
 // counts, depth, fanout and gold coverage.
 import type { Argv } from 'yargs';
-import { loadConfig } from '../../harness/config.ts';
+import { loadConfig } from '../../harness/config/runConfig.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { formatInspect, inspectData } from '../../datasets/inspect.ts';
 import type { CommandBody, Runner } from '../runner.ts';
+import { registerBuiltinStrategies } from '../../strategies/registry.ts';
+
+// Configs name the built-in strategies: this command offers them.
+registerBuiltinStrategies();
 
 async function cmdInspect(args: { config: string; format: 'text' | 'json' }): Promise<number> {
   const loaded = loadConfig(args.config);

@@ -1,15 +1,19 @@
 // `treebench export <runDir> --trec run.txt --qrels qrels.txt [--level node|page|doc] [--strategy id]`
 // Writes one strategy's ranked evidence as a TREC run file and the dataset's gold evidence as
 // qrels, so trec_eval or ranx can recompute recall, precision, MRR and nDCG@k.
-import { writeFileAtomicSync } from '../../harness/atomicFile.ts';
+import { writeFileAtomicSync } from '../../harness/files/atomicFile.ts';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../harness/errors.ts';
-import { RunStore, latestRecords } from '../../harness/runStore.ts';
-import { loadConfig, validateConfig } from '../../harness/config.ts';
-import { RETRIEVAL_LEVELS, type RetrievalLevel } from '../../harness/metrics/summary.ts';
-import { trecFiles } from '../../harness/export/trec.ts';
+import { RunStore, latestRecords } from '../../harness/run/store.ts';
+import { loadConfig, validateConfig } from '../../harness/config/runConfig.ts';
+import { RETRIEVAL_LEVELS, type RetrievalLevel } from '../../harness/summary/summary.ts';
+import { trecFiles } from '../../harness/analysis/trecExport.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import type { CommandBody, Runner } from '../runner.ts';
+import { registerBuiltinStrategies } from '../../strategies/registry.ts';
+
+// Configs name the built-in strategies: this command offers them.
+registerBuiltinStrategies();
 
 export interface ExportArgs {
   runDir: string;

@@ -2,21 +2,21 @@
 // rule passes, 1 on a regression, 2 on a usage or data error (bad rules file, missing run,
 // runs over different datasets). Writes a Markdown summary (also appended to
 // $GITHUB_STEP_SUMMARY when that is set) and JUnit XML.
-import { writeFileAtomicSync } from '../../harness/atomicFile.ts';
+import { writeFileAtomicSync } from '../../harness/files/atomicFile.ts';
 import { appendFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
 import { UsageError } from '../../harness/errors.ts';
-import { DEFAULT_BASELINES_DIR } from '../../harness/baselines.ts';
-import { assertComparable, comparability, loadRun, strategyIds, strategyRecords } from '../../harness/compare/runs.ts';
-import { evaluateGate } from '../../harness/gate/evaluate.ts';
-import { loadGateRules } from '../../harness/gate/rules.ts';
+import { DEFAULT_BASELINES_DIR } from '../../harness/analysis/baselines.ts';
+import { assertComparable, comparability, loadRun, strategyIds, strategyRecords } from '../../harness/analysis/compare/runs.ts';
+import { evaluateGate } from '../../harness/analysis/gate/evaluate.ts';
+import { loadGateRules } from '../../harness/analysis/gate/rules.ts';
 import { renderGateJunit, renderGateMarkdown, renderGateText, type GateReport } from '../../reports/gate.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import { headlineLevel, runLabel, splitList } from './shared.ts';
-import { jsonText } from '../../harness/jsonText.ts';
+import { jsonText } from '../../harness/files/jsonText.ts';
 
 export const DEFAULT_GATE_RULES = fileURLToPath(new URL('../../configs/gates.yaml', import.meta.url));
 

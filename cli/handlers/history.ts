@@ -1,13 +1,13 @@
 // `treebench history <runs…|folder>`: metrics per strategy across runs, with interval bands and
-// only the significant night-over-night changes flagged (see harness/history/build.ts).
+// only the significant night-over-night changes flagged (see harness/analysis/history/build.ts).
 import type { Argv } from 'yargs';
-import { buildHistory, findRunDirs } from '../../harness/history/build.ts';
+import { buildHistory, findRunDirs } from '../../harness/analysis/history/build.ts';
 import { HISTORY_FORMATS, renderHistory, type HistoryFormat } from '../../reports/history.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
-import { writeFileAtomicSync as writeFileAtomic } from '../../harness/atomicFile.ts';
+import { writeFileAtomicSync as writeFileAtomic } from '../../harness/files/atomicFile.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { checkAlpha, checkResamples, headlineLevel, resolveMetrics, splitList } from './shared.ts';
-import { loadRun } from '../../harness/compare/runs.ts';
+import { loadRun } from '../../harness/analysis/compare/runs.ts';
 
 interface HistoryArgs {
   runs: string[];

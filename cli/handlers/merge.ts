@@ -1,9 +1,9 @@
 // `treebench merge <shardRun...> --out <runDir>`: join `--shard i/n` runs into one run folder.
 import type { Argv } from 'yargs';
-import { mergeShards } from '../../harness/merge.ts';
+import { mergeShards } from '../../harness/run/merge.ts';
 import { render } from '../../reports/index.ts';
 import { reportMeta } from '../../reports/meta.ts';
-import { RunStore } from '../../harness/runStore.ts';
+import { RunStore } from '../../harness/run/store.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { consoleStyle } from '../../reports/console.ts';
 import { printReport, writeReportFiles } from './printReport.ts';

@@ -2,7 +2,7 @@
 // `report`, `merge`, `rejudge` and `tune`.
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import { render, type RenderArgs, type ReportFormat } from '../../reports/index.ts';
-import type { RunStore } from '../../harness/runStore.ts';
+import type { RunStore } from '../../harness/run/store.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
 
 export const FORMATS = ['table', 'md', 'csv', 'json', 'html'] as const;

@@ -1,10 +1,10 @@
 // The frontier-and-recommendation section printed by `treebench report` for a run folder with
 // several variants.
 import { renderRecommendation } from '../../reports/recommendation.ts';
-import type { RunManifest } from '../../harness/runStore.ts';
+import type { RunManifest } from '../../harness/run/store.ts';
 import type { RunRecord } from '../../harness/types.ts';
-import type { Objective } from '../../harness/tune/recommend.ts';
-import { recommendRun, snippetFor } from '../../harness/tune/runRecommendation.ts';
+import type { Objective } from '../../harness/analysis/tune/recommend.ts';
+import { recommendRun, snippetFor } from '../../harness/analysis/tune/runRecommendation.ts';
 
 /** The printed section, or null when the run has fewer than two variants with records. */
 export function recommendationSection(

@@ -1,12 +1,12 @@
 // `treebench rejudge <runDir> [--judge openai:gpt-4o-mini] [--judge-prompt financebench] [--out dir]`
 import { consoleStyle } from '../../reports/console.ts';
 import { printReport, writeReportFiles } from './printReport.ts';
-import { validateRunFlags } from '../../harness/runFlags.ts';
+import { validateRunFlags } from '../../harness/config/runFlags.ts';
 import { UsageError } from '../../harness/errors.ts';
-import { rejudgeRun } from '../../harness/rejudge.ts';
+import { rejudgeRun } from '../../harness/scoring/rejudge.ts';
 import { render } from '../../reports/index.ts';
 import { reportMeta } from '../../reports/meta.ts';
-import { RunStore } from '../../harness/runStore.ts';
+import { RunStore } from '../../harness/run/store.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 
 interface RejudgeArgs {

@@ -2,12 +2,12 @@
 // with the same intervals the run wrote, and the frontier and recommendation of a run with
 // several variants.
 import type { Argv } from 'yargs';
-import { writeFileAtomicSync as writeFileAtomic } from '../../harness/atomicFile.ts';
-import { RunStore } from '../../harness/runStore.ts';
-import { summarize } from '../../harness/metrics/summary.ts';
-import { withIntervals } from '../../harness/metrics/intervals.ts';
-import { sortLikeRun } from '../../harness/runOrder.ts';
-import { OBJECTIVES, type Objective } from '../../harness/tune/recommend.ts';
+import { writeFileAtomicSync as writeFileAtomic } from '../../harness/files/atomicFile.ts';
+import { RunStore } from '../../harness/run/store.ts';
+import { summarize } from '../../harness/summary/summary.ts';
+import { withIntervals } from '../../harness/summary/intervals.ts';
+import { sortLikeRun } from '../../harness/run/order.ts';
+import { OBJECTIVES, type Objective } from '../../harness/analysis/tune/recommend.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
 import { render, type ReportFormat } from '../../reports/index.ts';
 import { reportMeta } from '../../reports/meta.ts';

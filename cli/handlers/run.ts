@@ -1,13 +1,13 @@
 // `treebench run <config>`: run the strategies of a config over its dataset, write the run folder
 // and print the table. Exit codes: see runExitCode.
 import type { Argv } from 'yargs';
-import { loadConfig } from '../../harness/config.ts';
+import { loadConfig } from '../../harness/config/runConfig.ts';
 import { limitHeapForModelCalls, widenWhenCallsStart } from '../heapGrowth.ts';
-import { runBenchmark, selectQuestions, type Progress } from '../../harness/runner.ts';
-import { RunStore, latestRecords } from '../../harness/runStore.ts';
+import { runBenchmark, selectQuestions, type Progress } from '../../harness/run/runner.ts';
+import { RunStore, latestRecords } from '../../harness/run/store.ts';
 import { RunStartError, UsageError } from '../../harness/errors.ts';
-import { redactSecrets } from '../../harness/secrets.ts';
-import { validateRunFlags } from '../../harness/runFlags.ts';
+import { redactSecrets } from '../../harness/models/secrets.ts';
+import { validateRunFlags } from '../../harness/config/runFlags.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { render, type ReportFormat } from '../../reports/index.ts';
@@ -17,7 +17,11 @@ import { nodeTitles } from '../../reports/html/titles.ts';
 import { setFlags, shardFrom, splitList } from './shared.ts';
 import { FORMATS, printReport, writeReportFiles } from './printReport.ts';
 import type { CommandBody, Runner } from '../runner.ts';
-import { startProgress, type ProgressLine } from '../../harness/progress.ts';
+import { startProgress, type ProgressLine } from '../../harness/run/progress.ts';
+import { registerBuiltinStrategies } from '../../strategies/registry.ts';
+
+// Configs name the built-in strategies: this command offers them.
+registerBuiltinStrategies();
 
 function progressPrinter(quiet: boolean): (p: Progress) => void {
   if (quiet) return () => {};
@@ -68,7 +72,7 @@ async function cmdRun(args: {
   const limit = flags.limit ?? loaded.config.run.limit;
   const wasQuiet = process.env.TREEBENCH_QUIET;
   const quiet = Boolean(args.quiet) || wasQuiet === '1';
-  if (args.quiet) process.env.TREEBENCH_QUIET = '1'; // the load's progress lines (harness/progress.ts) too
+  if (args.quiet) process.env.TREEBENCH_QUIET = '1'; // the load's progress lines (harness/run/progress.ts) too
   let data: Awaited<ReturnType<typeof loadBenchmarkData>>;
   try {
     data = await loadBenchmarkData(loaded.config, loaded.baseDir, {

@@ -1,9 +1,9 @@
 // Helpers shared by the compare / gate / baseline / merge commands.
 import { UsageError } from '../../harness/errors.ts';
-import { resolveMetric, metricNames, type CompareMetric } from '../../harness/compare/metrics.ts';
-import { RETRIEVAL_LEVELS, type RetrievalLevel } from '../../harness/metrics/summary.ts';
+import { resolveMetric, metricNames, type CompareMetric } from '../../harness/analysis/compare/metrics.ts';
+import { RETRIEVAL_LEVELS, type RetrievalLevel } from '../../harness/summary/summary.ts';
 import type { RunRecord } from '../../harness/types.ts';
-import type { LoadedRun } from '../../harness/compare/runs.ts';
+import type { LoadedRun } from '../../harness/analysis/compare/runs.ts';
 import type { RunLabel } from '../../reports/compare.ts';
 
 /** `--strategies a,b c` → ['a', 'b', 'c']. Commas inside brackets belong to grid ids (`beam[w=1,k=2]`). */

@@ -1,6 +1,8 @@
 // `treebench strategies`: the strategies and their parameters with defaults.
 import type { Argv } from 'yargs';
-import { listStrategies } from '../../strategies/registry.ts';
+import { listStrategies, registerBuiltinStrategies } from '../../strategies/registry.ts';
+
+registerBuiltinStrategies();
 import type { CommandBody, Runner } from '../runner.ts';
 
 function cmdStrategies(args: { format?: 'text' | 'json' } = {}): number {

@@ -2,12 +2,16 @@
 import { forTerminal } from '../../harness/text/terminal.ts';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../harness/errors.ts';
-import { RunStore } from '../../harness/runStore.ts';
-import { validateConfig } from '../../harness/config.ts';
+import { RunStore } from '../../harness/run/store.ts';
+import { validateConfig } from '../../harness/config/runConfig.ts';
 import type { Corpus } from '../../harness/types.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { formatTrace } from '../../reports/trace.ts';
 import type { CommandBody, Runner } from '../runner.ts';
+import { registerBuiltinStrategies } from '../../strategies/registry.ts';
+
+// Configs name the built-in strategies: this command offers them.
+registerBuiltinStrategies();
 
 /** Reloads the run's corpus for node titles; the trace still prints (ids only) if it cannot. */
 export async function corpusOfRun(store: RunStore): Promise<Corpus | null> {

@@ -1,13 +1,13 @@
 // `treebench tree build | inspect | compare`: build a table of contents for PDFs (and Markdown),
 // measure a tree, and compare a built tree with a reference outline.
-import { writeFileAtomicSync } from '../../harness/atomicFile.ts';
+import { writeFileAtomicSync } from '../../harness/files/atomicFile.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../../harness/errors.ts';
-import { loadConfig } from '../../harness/config.ts';
-import { formatTreeQuality, treeQuality } from '../../harness/treeQuality.ts';
+import { loadConfig } from '../../harness/config/runConfig.ts';
+import { formatTreeQuality, treeQuality } from '../../harness/trees/quality.ts';
 import type { DocTree } from '../../harness/types.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { DEFAULT_INGEST_DIR, ingestPdfs, type TreeChoice } from '../../datasets/ingest.ts';
@@ -19,6 +19,10 @@ import { readPdf } from '../../datasets/pdf.ts';
 import { buildPdfTree, compareTrees, type TreeComparison } from '../../datasets/treeBuild/index.ts';
 import type { TreeNode } from '../../harness/types.ts';
 import type { CommandBody, Runner } from '../runner.ts';
+import { registerBuiltinStrategies } from '../../strategies/registry.ts';
+
+// Configs name the built-in strategies: this command offers them.
+registerBuiltinStrategies();
 
 const SOURCES = ['auto', 'outline', 'toc', 'layout', 'pages'] as const;
 

@@ -1,21 +1,25 @@
 // `treebench tune <config>`: successive halving over the config's variants (grids included),
-// then the frontier and the recommendation. See harness/tune/.
+// then the frontier and the recommendation. See harness/analysis/tune/.
 import { writeReportFiles } from './printReport.ts';
-import { validateRunFlags } from '../../harness/runFlags.ts';
+import { validateRunFlags } from '../../harness/config/runFlags.ts';
 import type { Argv } from 'yargs';
-import { loadConfig } from '../../harness/config.ts';
+import { loadConfig } from '../../harness/config/runConfig.ts';
 import { limitHeapForModelCalls, widenWhenCallsStart } from '../heapGrowth.ts';
 import { UsageError } from '../../harness/errors.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { reportMeta } from '../../reports/meta.ts';
 import { renderTune } from '../../reports/tune.ts';
-import { RunStore } from '../../harness/runStore.ts';
-import { OBJECTIVES, type Objective } from '../../harness/tune/recommend.ts';
-import { loadStages, runTune } from '../../harness/tune/run.ts';
+import { RunStore } from '../../harness/run/store.ts';
+import { OBJECTIVES, type Objective } from '../../harness/analysis/tune/recommend.ts';
+import { loadStages, runTune } from '../../harness/analysis/tune/run.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { checkAlpha, checkMargin, setFlags, shardFrom, splitList } from './shared.ts';
-import { configHashOf } from '../../harness/overrides.ts';
+import { configHashOf } from '../../harness/config/overrides.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
+import { registerBuiltinStrategies } from '../../strategies/registry.ts';
+
+// Configs name the built-in strategies: this command offers them.
+registerBuiltinStrategies();
 
 interface TuneArgs {
   config: string;

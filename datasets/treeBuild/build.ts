@@ -10,7 +10,7 @@
 import type { DocTree, TreeNode } from '../../harness/types.ts';
 import type { PdfContent } from './types.ts';
 import { assembleTree, type Heading } from './assemble.ts';
-import { countNodes, treeDepth } from '../../harness/tree.ts';
+import { countNodes, treeDepth } from '../../harness/trees/tree.ts';
 import { titlesMatch } from './compare.ts';
 import { describeFanout, emptyFanoutStats, groupWideLevels, promoteWideLevels } from './fanout.ts';
 import { layoutHeadings } from './layout.ts';

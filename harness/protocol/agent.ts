@@ -14,7 +14,7 @@
 // starting with `[Final Answer Required]` asks for that answer.
 //
 // The agent strategy writes these messages and reads a real model's replies with the functions
-// below; the offline reasoner (harness/providers/offline-agent.ts) reads the messages back with
+// below; the offline reasoner (harness/models/providers/offline-agent.ts) reads the messages back with
 // the same functions. Both sides use this module, so it lives below both.
 import type { ChatMessage, ToolSpec } from '../types.ts';
 import { parseJsonObject } from './jsonReply.ts';

@@ -1,6 +1,6 @@
 // The task protocol between strategies and models: every task prompt (strategies/prompts.ts
 // writes the wording) carries its inputs as one JSON payload that names its task, in a ```json
-// fence of the user message. The offline reasoner (harness/providers/offline.ts) reads only that
+// fence of the user message. The offline reasoner (harness/models/providers/offline.ts) reads only that
 // payload, never gold data. The payload shapes, the reply each task asks for, and the fence's
 // writing and reading live here, below both the strategies that write prompts and the providers
 // that read them.

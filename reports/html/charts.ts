@@ -3,7 +3,7 @@
 // latency box plot, and a forest plot of paired differences. Labels go through `esc`.
 import { esc } from './escape.ts';
 import { linearScale } from './scale.ts';
-import { paretoFrontier } from '../../harness/metrics/pareto.ts';
+import { paretoFrontier } from '../../harness/summary/pareto.ts';
 
 export const PALETTE = ['#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac'];
 export const colour = (i: number) => PALETTE[i % PALETTE.length]!;

@@ -1,6 +1,6 @@
 // The HTML page of `treebench history`: per metric, one line per strategy across runs with its
 // interval band, and a marker on the runs whose change from the previous run is significant.
-import { flagOf, type HistoryReport } from '../../harness/history/build.ts';
+import { flagOf, type HistoryReport } from '../../harness/analysis/history/build.ts';
 import { fmtDelta, fmtP, fmtValue, metricLabel } from '../compareFormat.ts';
 import { OFFLINE_LABEL } from '../format.ts';
 import { bandChart } from './charts.ts';

@@ -4,7 +4,7 @@
 // record's answer, gold, evidence and search trace. Self-contained (see page.ts).
 import { toolCall } from '../trace.ts';
 import type { RunRecord, TraceStep } from '../../harness/types.ts';
-import type { StrategySummary } from '../../harness/metrics/summary.ts';
+import type { StrategySummary } from '../../harness/summary/summary.ts';
 import type { ReportInput } from '../types.ts';
 import { errors, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, usd } from '../format.ts';
 import { boxPlot, colour, scatterChart, type ScatterPoint } from './charts.ts';

@@ -1,6 +1,6 @@
 // Node titles for the HTML traces, looked up from the run's corpus.
 import type { Corpus } from '../../harness/types.ts';
-import { indexDoc } from '../../harness/tree.ts';
+import { indexDoc } from '../../harness/trees/tree.ts';
 
 export function nodeTitles(corpus: Corpus | null): (docId: string, nodeId: string) => string | null {
   if (!corpus) return () => null;

@@ -5,11 +5,11 @@
 // else. Only a spent budget (BudgetExhaustedError) escapes: the search is over then.
 import { z } from 'zod';
 import type { DocTree, EvidenceItem, ToolSpec, TreeNode } from '../../harness/types.ts';
-import { truncateToTokens } from '../../harness/tokenizer.ts';
-import { isBudgetExhausted } from '../../harness/budget.ts';
+import { truncateToTokens } from '../../harness/models/tokenizer.ts';
+import { isBudgetExhausted } from '../../harness/run/budget.ts';
 import type { StrategyContext } from '../types.ts';
 import type { OutlineNode } from '../prompts.ts';
-import { assessOutline } from '../../harness/outlineQuality.ts';
+import { assessOutline } from '../../harness/trees/outlineQuality.ts';
 import { nodeScores } from '../shared/scores.ts';
 import { clip, indexDoc, nodeText, toOutline } from '../shared/tree.ts';
 

@@ -3,7 +3,7 @@ import type { EvidenceItem, QuestionInput } from '../../harness/types.ts';
 import type { StrategyContext } from '../types.ts';
 import type { Passage } from '../prompts.ts';
 import { ask } from './ask.ts';
-import { isBudgetExhausted } from '../../harness/budget.ts';
+import { isBudgetExhausted } from '../../harness/run/budget.ts';
 import type { Trace } from './evidence.ts';
 
 export interface AnswerOutcome {

@@ -1,9 +1,9 @@
 // Tree-navigation helpers shared by every strategy: node lookup, parents, depth, outlines. The
-// ones the harness needs too live in harness/tree.ts and are re-exported here.
+// ones the harness needs too live in harness/trees/tree.ts and are re-exported here.
 import type { TreeNode } from '../../harness/types.ts';
 import type { ChildView, OutlineNode } from '../prompts.ts';
 
-export { countLeaves, countNodes, indexDoc, isLeaf, nodeText, ownText, treeDepth, type DocIndex, type NodeInfo } from '../../harness/tree.ts';
+export { countLeaves, countNodes, indexDoc, isLeaf, nodeText, ownText, treeDepth, type DocIndex, type NodeInfo } from '../../harness/trees/tree.ts';
 
 /** The outline a model sees: ids, titles, summaries, pages — never text. */
 export function toOutline(nodes: TreeNode[], opts: { idPrefix?: string; summaryChars?: number } = {}): OutlineNode[] {

@@ -1,7 +1,7 @@
 // A lean loopback server speaking OpenAI's chat-completions and embeddings protocols, for the
 // HTTP efficiency and second-run benchmarks (bench/http-efficiency.ts, bench/second-run.ts). Every reply waits a fixed latency and then returns the
 // same small completion with usage, so the harness never needs to count output tokens. Unlike
-// test/harness/fake-openai-server.ts it records nothing, so its memory stays flat over any
+// test/helpers/fake-openai-server.ts it records nothing, so its memory stays flat over any
 // number of requests. Its content parses for every strategy's JSON prompts: no node chosen
 // (`node_list: []`, so node-list falls back to value search) and an answer.
 //

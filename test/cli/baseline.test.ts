@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { listBaselines, resolveRunRef, saveBaseline } from '../../harness/baselines.ts';
-import { manifest, outcomes, records, tempDir, writeRun } from '../harness/compare/runFixtures.ts';
+import { listBaselines, resolveRunRef, saveBaseline } from '../../harness/analysis/baselines.ts';
+import { manifest, outcomes, records, tempDir, writeRun } from '../harness/analysis/compare/runFixtures.ts';
 import { runCli } from './runCli.ts';
 
 describe('baselines', () => {

@@ -4,10 +4,10 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { validateConfig, type LoadedConfig } from '../../harness/config.ts';
-import { runBenchmark } from '../../harness/runner.ts';
+import { validateConfig, type LoadedConfig } from '../../harness/config/runConfig.ts';
+import { runBenchmark } from '../../harness/run/runner.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
-import { tempDir } from '../harness/compare/runFixtures.ts';
+import { tempDir } from '../harness/analysis/compare/runFixtures.ts';
 import { runCli } from './runCli.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));

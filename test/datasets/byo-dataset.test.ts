@@ -13,9 +13,9 @@ import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { loadFinanceBench } from '../../datasets/financebench.ts';
 import { parseMarkdown } from '../../datasets/markdown.ts';
 import { walkNodes } from '../../datasets/tree-utils.ts';
-import { exactMatch } from '../../harness/metrics/answer.ts';
-import { loadConfig } from '../../harness/config.ts';
-import { selectQuestions } from '../../harness/runner.ts';
+import { exactMatch } from '../../harness/scoring/answer.ts';
+import { loadConfig } from '../../harness/config/runConfig.ts';
+import { selectQuestions } from '../../harness/run/runner.ts';
 import { makePdf } from './pdf-writer.ts';
 import { rejected, thrown, tmpFiles } from './helpers.ts';
 

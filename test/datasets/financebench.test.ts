@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../harness/config.ts';
+import { loadConfig } from '../../harness/config/runConfig.ts';
 import { DataError } from '../../datasets/errors.ts';
 import { docDescription, docTitle, docTypeLabel, FINANCEBENCH_MAPPING, loadFinanceBench } from '../../datasets/financebench.ts';
 import { loadQuestions } from '../../datasets/mapping.ts';

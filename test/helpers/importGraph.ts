@@ -3,7 +3,7 @@
 // since a type-only cycle still ties two modules' design together and a lazy import of an upper
 // folder is still an upward dependency. Specifiers are read with TypeScript's own pre-processor
 // (no regular expressions over code), bare package names are ignored.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import ts from 'typescript';
 
@@ -17,8 +17,9 @@ export function importGraph(root: string, folders: readonly string[], opts: { st
   const graph: ImportGraph = new Map();
   for (const folder of folders) {
     if (!existsSync(join(root, folder))) continue;
-    for (const entry of readdirSync(join(root, folder), { recursive: true })) {
-      const file = posix(join(folder, String(entry)));
+    // An entry may be a folder or a single file (the root's index.ts).
+    const entries = statSync(join(root, folder)).isDirectory() ? readdirSync(join(root, folder), { recursive: true }).map((e) => posix(join(folder, String(e)))) : [folder];
+    for (const file of entries) {
       if (!/\.m?ts$/.test(file) || file.endsWith('.d.ts') || file.includes('node_modules/')) continue;
       const text = readFileSync(join(root, file), 'utf8');
       const info = ts.preProcessFile(text, true, true);

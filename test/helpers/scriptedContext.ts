@@ -1,7 +1,7 @@
 // A StrategyContext for unit tests: a scripted model (a function of the prompt payload), value
 // search from a fixed table of chunk hits, a real BudgetTracker, and word-count tokens.
-import { BudgetTracker } from '../../harness/budget.ts';
-import { seededRandom } from '../../harness/context.ts';
+import { BudgetTracker } from '../../harness/run/budget.ts';
+import { seededRandom } from '../../harness/run/context.ts';
 import type { Budget, ChatMessage, ChatOptions, ChatResult, Corpus, DocTree, TreeNode } from '../../harness/types.ts';
 import { extractPayload, type PromptPayload } from '../../strategies/prompts.ts';
 import { indexDoc } from '../../strategies/shared/tree.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { colorVerdicts, consoleStyle, displayWidth, wrapText } from '../../reports/console.ts';
 import { fitTable } from '../../reports/fit.ts';
-import { closest, suggestOptions } from '../../harness/suggest.ts';
+import { closest, suggestOptions } from '../../harness/text/suggest.ts';
 
 describe('consoleStyle', () => {
   it('colours a terminal only, never with NO_COLOR or when piped; FORCE_COLOR forces', () => {

@@ -1,11 +1,11 @@
 // Intervals and repeat statistics in the console table and the Markdown report.
 import { describe, expect, it } from 'vitest';
-import { withIntervals } from '../../harness/metrics/intervals.ts';
-import { summarize } from '../../harness/metrics/summary.ts';
+import { withIntervals } from '../../harness/summary/intervals.ts';
+import { summarize } from '../../harness/summary/summary.ts';
 import { render } from '../../reports/index.ts';
 import type { ReportMeta } from '../../reports/types.ts';
 import type { RunRecord } from '../../harness/types.ts';
-import { record } from '../harness/metrics/summaryFixture.ts';
+import { record } from '../harness/summary/summaryFixture.ts';
 
 const meta: ReportMeta = {
   runId: 'run-1',

@@ -3,7 +3,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { renderJunit, xmlAttr, xmlText, type JunitSuite } from '../../reports/junit.ts';
 import { gateJunitSuites, renderGateJunit, renderGateMarkdown } from '../../reports/gate.ts';
 import { buildGate } from '../../cli/handlers/gate.ts';
-import { manifest, outcomes, records, tempDir, writeRun } from '../harness/compare/runFixtures.ts';
+import { manifest, outcomes, records, tempDir, writeRun } from '../harness/analysis/compare/runFixtures.ts';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 

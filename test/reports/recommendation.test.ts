@@ -1,7 +1,7 @@
 // The recommendation's text shows variant ids from configs as data: on the console no control
 // character or escape sequence gets through, and no id breaks a table row.
 import { describe, expect, it } from 'vitest';
-import type { Recommendation, VariantPoint } from '../../harness/tune/recommend.ts';
+import type { Recommendation, VariantPoint } from '../../harness/analysis/tune/recommend.ts';
 import { renderRecommendation } from '../../reports/recommendation.ts';
 
 const HOSTILE = 'beam\u001b]0;owned\u0007\u001b[2J\nwide\u009b31m';

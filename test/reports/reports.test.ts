@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
-import { summarize, type RunSummary } from '../../harness/metrics/summary.ts';
+import { summarize, type RunSummary } from '../../harness/summary/summary.ts';
 import { getRenderer, registerRenderer, render, renderers, reportFormats } from '../../reports/index.ts';
 import { OFFLINE_LABEL } from '../../reports/format.ts';
 import { escapeMarkdown } from '../../reports/markdown.ts';
 import { csvField } from '../../reports/csv.ts';
 import { reportMeta } from '../../reports/meta.ts';
 import type { ReportMeta } from '../../reports/types.ts';
-import type { RunManifest } from '../../harness/runStore.ts';
-import { fixtureRecords, record } from '../harness/metrics/summaryFixture.ts';
+import type { RunManifest } from '../../harness/run/store.ts';
+import { fixtureRecords, record } from '../harness/summary/summaryFixture.ts';
 
 const offlineMeta: ReportMeta = {
   runId: 'run-1',

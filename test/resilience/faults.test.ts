@@ -3,9 +3,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FaultServer, TRANSIENT_FAULTS } from '../harness/chaos/faultServer.ts';
-import { chaosPassed, formatChaos, runChaos } from '../harness/chaos/chaos.ts';
-import { createProvider } from '../../harness/providers/registry.ts';
+import { FaultServer, TRANSIENT_FAULTS } from '../harness/run/chaos/faultServer.ts';
+import { chaosPassed, formatChaos, runChaos } from '../harness/run/chaos/chaos.ts';
+import { createProvider } from '../../harness/models/providers/registry.ts';
 import { cli, recordLines, tmp, writeConfig } from './helpers.ts';
 
 const servers: FaultServer[] = [];

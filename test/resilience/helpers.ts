@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { vi } from 'vitest';
 import { main } from '../../cli/main.ts';
-import { recordKey } from '../../harness/runStore.ts';
+import { recordKey } from '../../harness/run/store.ts';
 import type { RunRecord } from '../../harness/types.ts';
 
 export const tmp = (): string => mkdtempSync(join(tmpdir(), 'treebench-resilience-'));

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../../harness/random.ts';
+import { mulberry32 } from '../../harness/run/random.ts';
 import { answersByKey, cli, keyCounts, recordLines, tmp } from './helpers.ts';
 import { killPoint, lineCount, sleep, slowConfig, start } from './processes.ts';
 

@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { acquireRunLock, LOCK_FILE, processIdentity } from '../../harness/runLock.ts';
+import { acquireRunLock, LOCK_FILE, processIdentity } from '../../harness/run/lock.ts';
 import { registerStrategy } from '../../strategies/registry.ts';
 import { answersByKey, cli, keyCounts, recordLines, tmp, writeConfig } from './helpers.ts';
 

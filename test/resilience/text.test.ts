@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { forTerminal, forTerminalLine } from '../../harness/text/terminal.ts';
 import { csvField } from '../../reports/csv.ts';
-import { redactSecrets } from '../../harness/secrets.ts';
-import { capAnswer, MAX_RECORD_ANSWER_CHARS } from '../../harness/runner.ts';
+import { redactSecrets } from '../../harness/models/secrets.ts';
+import { capAnswer, MAX_RECORD_ANSWER_CHARS } from '../../harness/run/runner.ts';
 
 describe('forTerminal', () => {
   it('removes escapes (OSC title change with BEL, CSI, C1) but keeps text, tabs and newlines', () => {

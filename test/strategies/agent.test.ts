@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { agentStrategy, type AgentParams } from '../../strategies/agent.ts';
 import { FINAL_ANSWER_MARKER, readTextToolResult } from '../../strategies/agent/protocol.ts';
 import { fitOutline, toolSpecs } from '../../strategies/agent/tools.ts';
-import { ToolsUnsupportedError } from '../../harness/tools.ts';
+import { ToolsUnsupportedError } from '../../harness/models/tools.ts';
 import type { Budget, ChatMessage, ChatOptions, ChatResult, DocTree, ToolCall } from '../../harness/types.ts';
 import type { ChunkHit } from '../../strategies/types.ts';
 import { corpusOf, node, scriptedContext } from '../helpers/scriptedContext.ts';

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import type { Budget, ChatMessage, DocTree, StrategyResult, TraceStep, TreeNode } from '../../harness/types.ts';
-import { seededRandom } from '../../harness/context.ts';
+import { seededRandom } from '../../harness/run/context.ts';
 import type { ChunkHit } from '../../strategies/types.ts';
 import type { PromptPayload } from '../../strategies/prompts.ts';
 import { hybridBeamStrategy, type HybridBeamParams } from '../../strategies/hybrid-beam.ts';

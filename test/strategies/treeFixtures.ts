@@ -1,7 +1,7 @@
 // Shared fixtures for the tree-search strategy tests: a small manual-like outline, a script
 // builder keyed by task, and a seeded budget generator for the "no budget is ever exceeded" checks.
 import type { Budget, DocTree } from '../../harness/types.ts';
-import { seededRandom } from '../../harness/context.ts';
+import { seededRandom } from '../../harness/run/context.ts';
 import type { PromptPayload } from '../../strategies/prompts.ts';
 import type { ChunkHit } from '../../strategies/types.ts';
 import { node } from '../helpers/scriptedContext.ts';

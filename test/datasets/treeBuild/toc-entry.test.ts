@@ -4,7 +4,7 @@
 // that matter, and on hand-picked TOC lines and prose.
 import { describe, expect, it } from 'vitest';
 import { ENTRY, entryMatch } from '../../../datasets/treeBuild/toc.ts';
-import { mulberry32 } from '../../../harness/random.ts';
+import { mulberry32 } from '../../../harness/run/random.ts';
 
 describe('TOC entry lines', () => {
   it('match exactly as the regex does', () => {

@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../harness/config.ts';
+import { ConfigError, loadConfig } from '../../../harness/config/runConfig.ts';
 import { UsageError } from '../../../harness/errors.ts';
-import { configHashOf } from '../../../harness/overrides.ts';
-import { substituteEnv } from '../../../harness/configVars.ts';
+import { configHashOf } from '../../../harness/config/overrides.ts';
+import { substituteEnv } from '../../../harness/config/variables.ts';
 import { shardFrom, splitList } from '../../../cli/handlers/shared.ts';
 import { parameterTable } from '../../../reports/parameters.ts';
 

@@ -1,0 +1,84 @@
+// Loading runs for comparison and deciding whether two runs can be compared at all.
+import { UsageError } from '../../errors.ts';
+import { resolveRunRef } from '../baselines.ts';
+import { latestRecords, RunStore, type RunManifest } from '../../run/store.ts';
+import type { RunRecord } from '../../types.ts';
+
+export interface LoadedRun {
+  /** What the user typed (a folder or a baseline name). */
+  ref: string;
+  dir: string;
+  /** The baseline name when `ref` named one. */
+  baseline: string | null;
+  manifest: RunManifest;
+  /** Latest record per strategy × question × repeat. */
+  records: RunRecord[];
+}
+
+export function loadRun(ref: string, baselinesDir?: string): LoadedRun {
+  const { dir, baseline } = resolveRunRef(ref, baselinesDir);
+  const store = RunStore.open(dir);
+  const manifest = store.readManifest();
+  const records = latestRecords(store.readRecords());
+  if (records.length === 0) throw new UsageError(`${dir}: the run has no records`);
+  return { ref, dir, baseline, manifest, records };
+}
+
+/** Records of one strategy id. */
+export function strategyRecords(run: LoadedRun, strategy: string): RunRecord[] {
+  return run.records.filter((r) => r.strategy === strategy);
+}
+
+/** Strategy ids in manifest order, then any that only appear in the records. */
+export function strategyIds(run: LoadedRun): string[] {
+  const ids = run.manifest.strategies.map((s) => s.id);
+  for (const r of run.records) if (!ids.includes(r.strategy)) ids.push(r.strategy);
+  return ids.filter((id) => run.records.some((r) => r.strategy === id));
+}
+
+const short = (h: string | undefined) => (h ? h.slice(0, 12) : '(none)');
+
+export interface Comparability {
+  /** Reasons the runs must not be compared (different questions or documents). */
+  refusals: string[];
+  /** Differences worth knowing that do not invalidate a paired comparison. */
+  notes: string[];
+}
+
+/**
+ * Paired tests assume both runs answered the same questions over the same documents. A
+ * different dataset or corpus hash means the "same" question ids may not be the same
+ * questions: refuse (the caller lets --force override).
+ */
+export function comparability(a: RunManifest, b: RunManifest, names: [string, string] = ['A', 'B']): Comparability {
+  const [na, nb] = names;
+  const refusals: string[] = [];
+  const notes: string[] = [];
+  if (a.dataset?.questionsHash !== b.dataset?.questionsHash) {
+    refusals.push(
+      `different datasets: ${na} has ${a.dataset?.name} (questions sha256 ${short(a.dataset?.questionsHash)}), ${nb} has ${b.dataset?.name} (questions sha256 ${short(b.dataset?.questionsHash)})`,
+    );
+  }
+  if (a.corpus?.hash !== b.corpus?.hash) {
+    refusals.push(`different corpora: ${na} has ${a.corpus?.name} (sha256 ${short(a.corpus?.hash)}), ${nb} has ${b.corpus?.name} (sha256 ${short(b.corpus?.hash)})`);
+  }
+  if (a.model?.id !== b.model?.id) notes.push(`model: ${a.model?.id} → ${b.model?.id}`);
+  if (a.embedder !== b.embedder) notes.push(`embedder: ${a.embedder} → ${b.embedder}`);
+  if (a.configHash !== b.configHash) notes.push('config differs');
+  if ((a.code?.commit ?? null) !== (b.code?.commit ?? null)) notes.push(`code: ${short(a.code?.commit ?? undefined)} → ${short(b.code?.commit ?? undefined)}`);
+  const scoring = (m: RunManifest) => JSON.stringify((m.config as { scoring?: unknown } | null)?.scoring ?? null);
+  if (scoring(a) !== scoring(b)) notes.push(`scoring settings differ (${scoring(a)} → ${scoring(b)}): answer metrics may not be comparable`);
+  if (a.model?.priced !== b.model?.priced) notes.push('only one run is priced: cost comparisons are skipped');
+  if (!a.finishedAt) notes.push(`${na} did not finish`);
+  if (!b.finishedAt) notes.push(`${nb} did not finish`);
+  if (a.shard) notes.push(`${na} is shard ${a.shard.index}/${a.shard.count} (merge shards with \`treebench merge\`)`);
+  if (b.shard) notes.push(`${nb} is shard ${b.shard.index}/${b.shard.count} (merge shards with \`treebench merge\`)`);
+  return { refusals, notes };
+}
+
+/** Throws a UsageError (exit 2) naming the reasons, unless forced. */
+export function assertComparable(c: Comparability, force: boolean): void {
+  if (c.refusals.length && !force) {
+    throw new UsageError(`refusing to compare: ${c.refusals.join('; ')}. Paired tests need the same questions and documents; pass --force to compare anyway.`);
+  }
+}

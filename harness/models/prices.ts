@@ -1,0 +1,140 @@
+// The price table (configs/prices.yaml): USD per 1M tokens per model. The meter prices every call
+// with priceCall; a model the table does not know costs 0 and comes back priced=false, so
+// reports can say "unpriced" instead of inventing a number.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { LineCounter, parseDocument, isNode } from 'yaml';
+import { z } from 'zod';
+
+export const DEFAULT_PRICES_PATH = fileURLToPath(new URL('../../configs/prices.yaml', import.meta.url));
+
+const usdPerMillion = () =>
+  z
+    .number({ error: (iss) => `must be a number (USD per 1M tokens), got ${describe(iss.input)}` })
+    .nonnegative({ error: 'must be >= 0 (USD per 1M tokens)' });
+
+function describe(v: unknown): string {
+  if (v === undefined) return 'nothing (the field is missing)';
+  return JSON.stringify(v) ?? String(v);
+}
+
+export const modelPriceSchema = z.strictObject(
+  {
+    input: usdPerMillion(),
+    output: usdPerMillion(),
+    /** Prompt tokens served from the provider's prompt cache; defaults to `input`. */
+    cachedInput: usdPerMillion().optional(),
+  },
+  { error: (iss) => (iss.code === 'unrecognized_keys' ? `unknown field(s) ${iss.keys.join(', ')}; expected input, output, cachedInput` : undefined) },
+);
+
+export const priceTableSchema = z.strictObject({
+  /** When the prices were taken (free text, e.g. 2025-08). */
+  asOf: z.union([z.string(), z.date().transform((d) => d.toISOString().slice(0, 10))]).optional(),
+  source: z.string().optional(),
+  models: z.record(z.string().min(1), modelPriceSchema),
+});
+
+export type ModelPrice = z.infer<typeof modelPriceSchema>;
+export type PriceTable = z.infer<typeof priceTableSchema> & { path?: string };
+
+export class PriceTableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PriceTableError';
+  }
+}
+
+/** Reads and validates a price table. Errors name the file, line, model and field. */
+export function loadPriceTable(path: string = DEFAULT_PRICES_PATH): PriceTable {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new PriceTableError(`${path}: cannot read the price table (${(err as Error).message})`);
+  }
+  return { ...parsePriceTable(text, path), path };
+}
+
+export function parsePriceTable(text: string, where = 'prices'): PriceTable {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true });
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    const line = e.linePos?.[0]?.line;
+    throw new PriceTableError(`${where}${line ? `:${line}` : ''}: invalid YAML: ${e.message.split('\n')[0]}`);
+  }
+  const parsed = priceTableSchema.safeParse(doc.toJS() ?? {});
+  if (parsed.success) return parsed.data;
+  const messages = parsed.error.issues.slice(0, 5).map((iss) => {
+    const path = iss.path.map(String);
+    const line = lineOf(doc, lineCounter, path);
+    const model = path[0] === 'models' && path.length >= 2 ? `model "${path[1]}"` : path.join('.') || '(top level)';
+    const field = path[0] === 'models' && path.length >= 3 ? `, field "${path[2]}"` : '';
+    return `${where}${line ? `:${line}` : ''}: ${model}${field}: ${iss.message}`;
+  });
+  throw new PriceTableError(messages.join('\n'));
+}
+
+/** Line of the deepest existing YAML node along `path` (so a missing field points at its model). */
+function lineOf(doc: ReturnType<typeof parseDocument>, lc: LineCounter, path: string[]): number | undefined {
+  for (let n = path.length; n >= 0; n--) {
+    const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
+    if (isNode(node) && node.range) return lc.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+/**
+ * Finds a model's price: the exact id, else without a provider prefix (`openai:gpt-4o`), else
+ * without a date suffix (`gpt-4o-2024-08-06`, `o3-mini-2025-01-31`). No fuzzy prefix matching:
+ * gpt-4o-mini must never be priced as gpt-4o.
+ */
+export function findPrice(table: PriceTable, model: string): { model: string; price: ModelPrice } | undefined {
+  const candidates: string[] = [model];
+  const bare = model.replace(/^(openai|offline|azure|local)[:/]/i, '');
+  candidates.push(bare);
+  for (const c of [model, bare]) {
+    const undated = c.replace(/-\d{4}-\d{2}-\d{2}$/, '').replace(/-\d{4}$/, '');
+    candidates.push(undated);
+  }
+  for (const c of candidates) {
+    const price = Object.hasOwn(table.models, c) ? table.models[c] : undefined;
+    if (price) return { model: c, price };
+  }
+  return undefined;
+}
+
+export interface CallPrice {
+  costUsd: number;
+  /** False when the table does not know the model: costUsd is then 0, not an estimate. */
+  priced: boolean;
+  /** The table entry used (e.g. `gpt-4o` for `gpt-4o-2024-08-06`). */
+  pricedAs?: string;
+}
+
+/**
+ * Dollars for one call. Pass the model the call should be priced as: the provider's model id,
+ * or the config's `priceAs` for an offline or local run priced as a hosted model.
+ * `cachedInputTokens` is the part of `inputTokens` the provider served from its prompt cache.
+ */
+export function priceCall(
+  table: PriceTable,
+  model: string,
+  inputTokens: number,
+  outputTokens: number,
+  cachedInputTokens = 0,
+): CallPrice {
+  const found = findPrice(table, model);
+  if (!found) return { costUsd: 0, priced: false };
+  const { price } = found;
+  const cached = Math.min(Math.max(0, cachedInputTokens), inputTokens);
+  const costUsd =
+    ((inputTokens - cached) * price.input + cached * (price.cachedInput ?? price.input) + outputTokens * price.output) / 1_000_000;
+  return { costUsd, priced: true, pricedAs: found.model };
+}
+
+/** Upper-bound dollars for a call before it is made (budget checks): output priced at maxOutputTokens. */
+export function estimateCallCost(table: PriceTable, model: string, inputTokens: number, maxOutputTokens: number): number {
+  return priceCall(table, model, inputTokens, maxOutputTokens).costUsd;
+}

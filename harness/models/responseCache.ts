@@ -1,0 +1,66 @@
+// An on-disk cache of chat responses, for re-running a config against a paid model without
+// paying twice. The key covers everything that shapes the answer — the model settings, the
+// messages, the output limit and the repeat index — so repeats stay independent calls. A hit
+// replays the original call's usage and latency (and is marked cached in the call log), so a
+// cached re-run reports the numbers of the run that filled the cache. Keys never include secrets.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChatMessage, ToolCall, ToolSpec, Usage } from '../types.ts';
+
+export interface CachedChat {
+  text: string;
+  model: string;
+  usage?: Usage;
+  /** Tool calls the model made (native tool calling). */
+  toolCalls?: ToolCall[];
+  latencyMs: number;
+}
+
+export interface CacheKeyParts {
+  /** Model settings without secrets (provider, model id, base URL, temperature, JSON mode). */
+  model: unknown;
+  messages: ChatMessage[];
+  maxTokens: number;
+  json: boolean;
+  repeat: number;
+  /** Tools offered and the tool choice, for calls that offer tools (absent otherwise). */
+  tools?: ToolSpec[];
+  toolChoice?: string;
+}
+
+export class ResponseCache {
+  hits = 0;
+  misses = 0;
+
+  constructor(readonly dir: string) {}
+
+  static key(parts: CacheKeyParts): string {
+    return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  }
+
+  private path(key: string): string {
+    return join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+
+  get(key: string): CachedChat | undefined {
+    try {
+      const value = JSON.parse(readFileSync(this.path(key), 'utf8')) as CachedChat;
+      this.hits++;
+      return value;
+    } catch {
+      // Missing or unreadable (e.g. a half-written file from a killed run): a miss.
+      this.misses++;
+      return undefined;
+    }
+  }
+
+  set(key: string, value: CachedChat): void {
+    const path = this.path(key);
+    mkdirSync(join(this.dir, key.slice(0, 2)), { recursive: true });
+    // Write then rename, so a concurrent reader never sees half a file.
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(value));
+    renameSync(tmp, path);
+  }
+}

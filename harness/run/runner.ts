@@ -1,0 +1,495 @@
+// The runner: strategies x questions x repeats. Model calls in flight are bounded by one shared
+// limiter (the `concurrency` setting); questions in flight are bounded a little above it so the
+// call slots stay busy. Each record is queued for appending the moment it is finished
+// (harness/run/recordWriter.ts), and the runner waits for the disk when too many are queued.
+import { jsonText } from '../files/jsonText.ts';
+import { createHash } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { basename, join, relative, resolve } from 'node:path';
+import pLimit from 'p-limit';
+import { isBudgetExhausted } from './budget.ts';
+import { RunStartError, UsageError } from '../errors.ts';
+import type { LoadedConfig, StrategySpec } from '../config/runConfig.ts';
+import { MeteredContext, type ModelDoor } from './context.ts';
+import { hashSeed } from './random.ts';
+import { goldAnswers, scoreAnswer } from '../scoring/answer.ts';
+import { LlmJudge } from '../scoring/judge/llm.ts';
+import { scoreRetrievalAtK } from '../scoring/retrieval.ts';
+import { summarize, type RunSummary } from '../summary/summary.ts';
+import { withIntervals } from '../summary/intervals.ts';
+import { findPrice, loadPriceTable } from '../models/prices.ts';
+import { createEmbedder, createProvider, embedderOptionsFor } from '../models/providers/registry.ts';
+import { ProviderError } from '../models/providers/openai-client.ts';
+import { recordKey, RunStore, type FileHash, type RunManifest } from './store.ts';
+import { openRunFolder, runFolderPath } from './folder.ts';
+import { CircuitBreaker, classifyFailure, isEnvironmentFailure, type FailureKind } from './breaker.ts';
+import { redactSecrets } from '../models/secrets.ts';
+import { toQuestionInput, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from '../types.ts';
+import { ValueIndex } from '../retrieval/valueIndex.ts';
+import { sortLikeRun } from './order.ts';
+import { RecordWriter } from './recordWriter.ts';
+import { summaryRecord } from '../summary/rows.ts';
+import { ResponseCache } from '../models/responseCache.ts';
+import { configHashOf, legacyConfigHash } from '../config/overrides.ts';
+import { warmTokenizer } from '../models/tokenizer.ts';
+import { getStrategy } from '../strategy/registry.ts';
+import type { BenchmarkData } from '../types.ts';
+import { countNodes, treeDepth } from '../trees/tree.ts';
+import { writeModelSummaries, type IngestionCost } from './modelSummaries.ts';
+
+export type { BenchmarkData };
+
+/**
+ * Where a run is: `index` as chunks are embedded; `run` once as the calls start (done 0), then
+ * after each finished record.
+ */
+export interface Progress {
+  done: number;
+  total: number;
+  errors: number;
+  elapsedMs: number;
+  phase: 'index' | 'run';
+}
+
+export interface RunOptions {
+  loaded: LoadedConfig;
+  data: BenchmarkData;
+  /** Only these strategy ids (labels) from the config. */
+  only?: string[];
+  limit?: number;
+  concurrency?: number;
+  repeats?: number;
+  /** Folder that holds run folders (default: config `run.outDir`, relative to the cwd). */
+  outDir?: string;
+  runId?: string;
+  /** Resume this run folder instead of starting a new one. */
+  resumeDir?: string;
+  /** On resume, run again the records that ended in an error. */
+  retryErrors?: boolean;
+  /** Run a deterministic slice of the questions: `{ index: 1-based, count }`. */
+  shard?: { index: number; count: number };
+  /** Turn the response cache on or off, whatever the config says. */
+  cache?: boolean;
+  /** Progress of model-written summaries at ingestion (corpus.summaries: model). */
+  onSummaryProgress?: (done: number, total: number) => void;
+  /** Turn the on-disk embedding cache off, whatever the config says. */
+  embeddingCache?: boolean;
+  /** Use this provider instead of the configured one (tests inject scripted models). */
+  provider?: ChatProvider;
+  /** Use this provider for the LLM judge instead of `scoring.judge`'s. */
+  judgeProvider?: ChatProvider;
+  /** Bootstrap intervals in summary.json (default true; `tune` skips them for its rung runs). */
+  intervals?: boolean;
+  onProgress?: (p: Progress) => void;
+  /** Interrupts the run (Ctrl-C): no new work starts, calls in flight are aborted, finished records stay. */
+  signal?: AbortSignal;
+  /** Messages for the user (a stale lock taken over, a resume that starts afresh). */
+  onNote?: (message: string) => void;
+}
+
+/** Why a run stopped before all its work was done; the rest is resumable. */
+export interface RunStop {
+  reason: string;
+  /** Tasks (strategy x question x repeat) without a record, to be run by `--resume`. */
+  notRun: number;
+  interrupted: boolean;
+}
+
+export interface RunOutcome {
+  dir: string;
+  manifest: RunManifest;
+  /** Every record of the run folder in config order, read from records.jsonl on first access. */
+  records: RunRecord[];
+  summary: RunSummary;
+  /** Set when work is left undone (interrupted, circuit breaker, environment failures). */
+  stopped: RunStop | null;
+}
+
+/** Longest answer kept in a record: a runaway reply is data, not something to store whole. */
+export const MAX_RECORD_ANSWER_CHARS = 4000;
+
+export function capAnswer(answer: string): string {
+  if (answer.length <= MAX_RECORD_ANSWER_CHARS) return answer;
+  return `${answer.slice(0, MAX_RECORD_ANSWER_CHARS)}… [${answer.length - MAX_RECORD_ANSWER_CHARS} more characters cut]`;
+}
+
+export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
+/** Questions of a shard: every question whose position modulo `count` is `index - 1`. */
+export function shardQuestions<T>(questions: T[], shard?: { index: number; count: number }): T[] {
+  if (!shard) return questions;
+  return questions.filter((_, i) => i % shard.count === shard.index - 1);
+}
+
+/** The questions a run takes: the first `limit`, then the shard. The CLI loads documents for exactly these. */
+export function selectQuestions<T>(questions: T[], limit?: number, shard?: { index: number; count: number }): T[] {
+  return shardQuestions(limit ? questions.slice(0, limit) : questions, shard);
+}
+
+function codeVersion(): RunManifest['code'] {
+  const root = new URL('../..', import.meta.url).pathname;
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+  let commit: string | null = null;
+  let dirty: boolean | null = null;
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() !== '';
+  } catch {
+    // Not a git checkout (e.g. an npm install): the package version has to do.
+  }
+  return { version: pkg.version, commit, dirty, node: process.version };
+}
+
+function timestampId(name: string): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
+  return `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}-${stamp}`;
+}
+
+export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
+  const { loaded, data } = opts;
+  const { config } = loaded;
+  const concurrency = opts.concurrency ?? config.run.concurrency;
+  let repeats = opts.repeats ?? config.run.repeats;
+  const limit = opts.limit ?? config.run.limit;
+
+  let specs: StrategySpec[] = loaded.strategies;
+  if (opts.only?.length) {
+    const unknown = opts.only.filter((id) => !specs.some((s) => s.id === id));
+    if (unknown.length) throw new UsageError(`--strategies: ${unknown.join(', ')} not in the config (it has: ${specs.map((s) => s.id).join(', ')})`);
+    specs = specs.filter((s) => opts.only!.includes(s.id));
+  }
+  let questions = selectQuestions(data.questions, limit, opts.shard);
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  if (byId.size !== questions.length) throw new Error(`dataset ${data.name}: question ids are not unique`);
+  if (!opts.resumeDir && questions.length === 0) {
+    throw new UsageError(`no questions to run: ${opts.shard ? `--shard ${opts.shard.index}/${opts.shard.count} of ` : ''}${data.questions.length} question(s)${limit ? ` (limit ${limit})` : ''} selects none`);
+  }
+
+  const provider = opts.provider ?? createProvider(config.model);
+  const embedder = createEmbedder(config.embedder, embedderOptionsFor(config.model));
+  const prices = loadPriceTable();
+  const priceAs = config.model.priceAs ?? null;
+  const pricedModel = priceAs ?? provider.id;
+  const { apiKeyEnv: _keyVar, ...modelKey } = config.model;
+
+  // Model-written node summaries (corpus.summaries: model) are ingestion, not per-question work:
+  // their cost is reported on its own, and cached so the next run pays nothing.
+  let summaryCost: IngestionCost | null = null;
+  if (config.corpus?.summaries === 'model') {
+    summaryCost = await writeModelSummaries(data.corpus, {
+      door: { provider, embedder, prices, ...(priceAs ? { priceAs } : {}), modelKey },
+      maxTokens: config.corpus.summaryTokens,
+      cacheDir: config.corpus.cache ? resolve(config.corpus.cacheDir, 'summaries') : null,
+      concurrency,
+      ...(opts.onSummaryProgress ? { onProgress: opts.onSummaryProgress } : {}),
+    });
+  }
+
+  // Run folder: new, or an interrupted one to resume; held under its one-writer lock.
+  let store: RunStore;
+  let manifest: RunManifest;
+  const startedAt = new Date().toISOString();
+  const folder = opts.resumeDir
+    ? openRunFolder(opts.resumeDir, 'resume', { command: 'treebench run --resume' })
+    : openRunFolder(runFolderPath(opts.outDir ?? config.run.outDir, opts.runId ?? timestampId(config.name)), 'new', {
+        outDirLabel: opts.outDir ? '--out' : 'run.outDir',
+        command: 'treebench run',
+      });
+  for (const note of folder.notes) opts.onNote?.(note);
+  let onAbort: (() => void) | undefined;
+  // Everything below runs under the folder's lock; the finally at the end releases it.
+  try {
+  store = folder.store;
+  if (folder.manifest) {
+    manifest = folder.manifest;
+    // Resuming under another config would mix records of two different runs in one folder.
+    // Parsed-config hash (overrides included); older manifests hashed the raw text.
+    if (manifest.configHash !== configHashOf(loaded) && manifest.configHash !== legacyConfigHash(loaded)) {
+      throw new UsageError(`${opts.resumeDir} was started with a different config (${manifest.configPath}); resume it with that config unchanged`);
+    }
+    // The run's own selection wins over today's flags: same questions, strategies and repeats.
+    const ids = new Set(manifest.questionIds);
+    questions = data.questions.filter((q) => ids.has(q.id));
+    specs = loaded.strategies.filter((s) => manifest.strategies.some((m) => m.id === s.id));
+    repeats = manifest.repeats;
+    manifest.resumedAt = [...(manifest.resumedAt ?? []), startedAt];
+    manifest.finishedAt = null;
+  } else {
+    const runId = basename(store.dir);
+    // A corpus loaded for a selection (--limit/--shard) carries hashes that do not depend on it.
+    const questionsHash = data.identity?.questionsHash ?? sha256(JSON.stringify(data.questions));
+    const files: FileHash[] = data.files.map((f) => ({ path: relative(process.cwd(), f), sha256: sha256(readFileSync(f)) }));
+    manifest = {
+      runId,
+      name: config.name,
+      configPath: relative(process.cwd(), loaded.path),
+      config,
+      configHash: configHashOf(loaded),
+      dataset: { name: data.name, questions: questions.length, questionsHash, files },
+      corpus: {
+        name: data.corpus.name,
+        docs: data.corpus.docs.length,
+        nodes: data.corpus.docs.reduce((n, d) => n + countNodes(d.nodes), 0),
+        hash: data.identity?.corpusHash ?? sha256(JSON.stringify(data.corpus.docs)),
+        // How each built tree was made (PDFs: outline, toc, layout or pages), when any was built.
+        ...(data.corpus.docs.some((d) => d.treeSource)
+          ? {
+              trees: data.corpus.docs.map((d) => ({
+                docId: d.docId,
+                source: d.treeSource ?? null,
+                nodes: countNodes(d.nodes),
+                depth: treeDepth(d.nodes),
+                ...(d.summaries ? { summaries: d.summaries } : {}),
+                ...(d.treeReport ? { reason: d.treeReport.reason, ...(d.treeReport.unlocated?.length ? { unlocated: d.treeReport.unlocated.length } : {}) } : {}),
+              })),
+            }
+          : {}),
+      },
+      ...(data.ingest || summaryCost ? { ingestion: { ...(data.ingest ? { pdf: data.ingest } : {}), ...(summaryCost ? { summaries: summaryCost } : {}) } } : {}),
+      code: codeVersion(),
+      model: {
+        provider: config.model.provider,
+        id: provider.id,
+        offline: provider.offline,
+        priceAs,
+        priced: findPrice(prices, pricedModel) !== undefined,
+        label: provider.offline ? `${provider.id} (offline reasoner: lexical heuristics, not an LLM)` : provider.id,
+      },
+      embedder: embedder.id,
+      strategies: specs.map((s) => ({ id: s.id, strategy: s.strategy, params: s.params, budget: s.budget as Record<string, number>, ...(s.grid ? { grid: s.grid } : {}) })),
+      ...(loaded.overrides || loaded.env ? { overrides: { set: loaded.overrides ?? [], env: loaded.env ?? {} } } : {}),
+      questionIds: questions.map((q) => q.id),
+      repeats,
+      seed: config.run.seed,
+      concurrency,
+      limit: limit ?? null,
+      shard: opts.shard ?? null,
+      index: null,
+      startedAt,
+      finishedAt: null,
+    };
+  }
+  // Written before the first record: a folder with records always has its manifest.
+  store.writeManifest(manifest);
+
+  // Ctrl-C (opts.signal) and a tripped breaker both stop calls in flight through one signal.
+  const stopCalls = new AbortController();
+  setMaxListeners(0, stopCalls.signal); // every call in flight listens to it
+  onAbort = () => stopCalls.abort(opts.signal?.reason ?? new Error('interrupted'));
+  if (opts.signal?.aborted) onAbort();
+  opts.signal?.addEventListener('abort', onAbort);
+
+  // Building a tokenizer's tables takes a second or two: do it before anything is timed.
+  warmTokenizer(provider.id);
+  warmTokenizer(pricedModel); // the meter counts unreported tokens with the priced model's encoding
+  const t0 = performance.now();
+  const { cache: embeddingCache, ...indexOpts } = config.index;
+  const index = await ValueIndex.build(data.corpus, embedder, {
+    ...indexOpts,
+    ...(embeddingCache.enabled && opts.embeddingCache !== false ? { cacheDir: resolve(embeddingCache.dir) } : {}),
+    onProgress: (done, total) => opts.onProgress?.({ phase: 'index', done, total, errors: 0, elapsedMs: performance.now() - t0 }),
+  }).catch((err: unknown) => {
+    // An embedding server that failed past its retries: no record can hold that failure, and
+    // the folder (manifest, no records) is left for --resume.
+    throw err instanceof ProviderError ? new RunStartError(store.dir, err) : err;
+  });
+  manifest.index = index.stats;
+  store.writeManifest(manifest);
+
+  const useCache = opts.cache ?? config.cache.enabled;
+  const door: ModelDoor = {
+    provider,
+    embedder,
+    prices,
+    ...(priceAs ? { priceAs } : {}),
+    limiter: pLimit(concurrency),
+    index,
+    ...(useCache ? { cache: new ResponseCache(resolve(config.cache.dir)), modelKey } : {}),
+    signal: stopCalls.signal,
+  };
+  const judge = config.scoring.judge
+    ? new LlmJudge({ config: config.scoring.judge, prices, concurrency, ...(opts.judgeProvider ? { provider: opts.judgeProvider } : {}), ...(door.cache ? { cache: door.cache } : {}) })
+    : undefined;
+  // Finished work is skipped; with --retry-errors a key whose latest record is an error is run
+  // again, and the new record (appended) supersedes the old one.
+  const done = new Set([...folder.previous].filter(([, succeeded]) => succeeded || !opts.retryErrors).map(([key]) => key));
+  folder.previous.clear();
+  // Tasks in run order (repeat, question, strategy), as numbers: one per task, not an object.
+  const perRepeat = questions.length * specs.length;
+  const taskAt = (t: number) => ({ spec: specs[t % specs.length]!, question: questions[Math.floor(t / specs.length) % questions.length]!, repeat: Math.floor(t / perRepeat) });
+  const isDone = (t: number) => {
+    const { spec, question, repeat } = taskAt(t);
+    return done.has(recordKey({ strategy: spec.id, questionId: question.id, repeat }));
+  };
+  let tasks: number[] | null = null;
+  if (done.size > 0) {
+    tasks = [];
+    for (let t = 0; t < repeats * perRepeat; t++) if (!isDone(t)) tasks.push(t);
+    done.clear();
+  }
+  const taskCount = tasks ? tasks.length : repeats * perRepeat;
+
+  const writer = new RecordWriter(store.recordsPath);
+  let errors = 0;
+  let finished = 0;
+  let notRun = 0;
+  const environmentErrors = new Map<string, number>();
+  const breaker = new CircuitBreaker(config.run.maxConsecutiveFailures);
+  const runStart = performance.now();
+  // The calls start: said once before the first record (cli/heapGrowth.ts sizes the heap for them).
+  if (taskCount > 0) opts.onProgress?.({ phase: 'run', done: 0, total: taskCount, errors: 0, elapsedMs: 0 });
+  // Enough questions in flight to keep every call slot busy while others do local work: that
+  // many workers take the next task as they finish one (no promise per task is made up front).
+  let nextTask = 0;
+  const runTask = async (task: ReturnType<typeof taskAt>) => {
+    if (breaker.open || stopCalls.signal.aborted) {
+      notRun++;
+      return;
+    }
+    const { record, failure } = await runOneDetailed(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, ...(judge ? { judge } : {}) });
+    const kind: FailureKind | null = failure === undefined ? null : classifyFailure(failure);
+    breaker.record(kind, record.error ?? '');
+    if (breaker.open) stopCalls.abort(new Error(breaker.reason!));
+    // The environment failed (auth, connection, interrupted), not the strategy: no record,
+    // the task stays to be run by --resume.
+    if (kind !== null && (isEnvironmentFailure(kind) || stopCalls.signal.aborted)) {
+      notRun++;
+      if (kind !== 'aborted' && record.error) environmentErrors.set(record.error, (environmentErrors.get(record.error) ?? 0) + 1);
+      return;
+    }
+    writer.append(record);
+    finished++;
+    if (record.error) errors++;
+    opts.onProgress?.({ phase: 'run', done: finished, total: taskCount, errors, elapsedMs: performance.now() - runStart });
+    await writer.caughtUp();
+  };
+  await Promise.all(
+    Array.from({ length: Math.min(taskCount, Math.max(2, concurrency * 2)) }, async () => {
+      while (nextTask < taskCount) {
+        const t = nextTask++;
+        await runTask(taskAt(tasks ? tasks[t]! : t));
+      }
+    }),
+  );
+  let stopped: RunStop | null = null;
+  if (notRun > 0) {
+    const commonest = [...environmentErrors.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const reason = opts.signal?.aborted ? 'interrupted' : breaker.reason ?? `${notRun} tasks failed for reasons outside the strategy${commonest ? `: ${commonest}` : ''}`;
+    stopped = { reason, notRun, interrupted: Boolean(opts.signal?.aborted) && !breaker.open };
+  }
+
+  await writer.close();
+  // Nothing of a finished record stays in memory while the run goes on (memory does not grow
+  // with the number of records): the summary reads the records file back, as `report` does, one
+  // record at a time into a summary row. Rows follow the run's order of strategies and
+  // questions, not completion order: the order `report` and `history` sort by too, so the
+  // seeded bootstrap gives them the same intervals.
+  const records: RunRecord[] = [];
+  store.forEachRecord((r) => void records.push(summaryRecord(r)));
+  sortLikeRun(records, manifest);
+  const summary = opts.intervals === false ? summarize(records) : withIntervals(summarize(records), records, { seed: manifest.seed });
+  // A run with work left undone is not finished: finishedAt stays null until a resume completes it.
+  if (!stopped) manifest.finishedAt = new Date().toISOString();
+  store.writeManifest(manifest);
+  store.writeFile('summary.json', jsonText(summary));
+  let full: RunRecord[] | null = null;
+  return {
+    dir: store.dir,
+    manifest,
+    // The full records are read back when asked for.
+    get records() {
+      return (full ??= sortLikeRun(store.readRecords(), manifest));
+    },
+    summary,
+    stopped,
+  };
+  } finally {
+    folder.lock.release();
+    if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+interface TaskEnv {
+  runId: string;
+  corpus: Corpus;
+  door: ModelDoor;
+  seed: number;
+  scoring: { f1Threshold: number; numericRelTol: number; k?: number | number[] };
+  judge?: LlmJudge;
+}
+
+/** Runs one strategy on one question; never throws — failures become error records. */
+export async function runOne(task: { spec: StrategySpec; question: Question; repeat: number }, env: TaskEnv): Promise<RunRecord> {
+  return (await runOneDetailed(task, env)).record;
+}
+
+/** runOne, plus the error that ended the task (for the circuit breaker), if any. */
+export async function runOneDetailed(task: { spec: StrategySpec; question: Question; repeat: number }, env: TaskEnv): Promise<{ record: RunRecord; failure?: unknown }> {
+  const { spec, question, repeat } = task;
+  const ctx = new MeteredContext({
+    corpus: env.corpus,
+    door: env.door,
+    budget: spec.budget,
+    seed: hashSeed(env.seed, spec.id, question.id, repeat),
+    repeat,
+  });
+  const started = performance.now();
+  let result: StrategyResult = { answer: '', evidence: [], trace: [] };
+  let error: string | null = null;
+  let failure: unknown;
+  try {
+    result = await getStrategy(spec.strategy).run(toQuestionInput(question), ctx, spec.params);
+  } catch (err) {
+    // A budget refusal that escaped the strategy is not an error: the record says which ran out.
+    if (!isBudgetExhausted(err)) {
+      error = redactSecrets(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
+      failure = err;
+    }
+  }
+  const wallMs = performance.now() - started;
+  const chats = ctx.calls.filter((c) => c.kind === 'chat');
+  const scores = scoreAnswer(question, result, { f1Threshold: env.scoring.f1Threshold, relTol: env.scoring.numericRelTol });
+  // The judge grades after the clock stopped: its time is not the strategy's.
+  // A failed record is incorrect for the judge too, without asking it.
+  const judged = !env.judge
+    ? undefined
+    : error === null
+      ? await env.judge.judge({ question: question.question, gold: goldAnswers(question), answer: result.answer })
+      : env.judge.failedVerdict();
+  const record: RunRecord = {
+    runId: env.runId,
+    strategy: spec.id,
+    questionId: question.id,
+    repeat,
+    question: question.question,
+    ...(question.tags?.length ? { tags: question.tags } : {}),
+    answer: capAnswer(result.answer),
+    gold: goldAnswers(question),
+    scores,
+    ...(judged ? { judge: judged } : {}),
+    retrieval: scoreRetrievalAtK(question, result.evidence, env.corpus, env.scoring.k),
+    evidence: result.evidence.map(({ text, ...e }) => ({ ...e, chars: text.length })),
+    calls: chats.length,
+    embedCalls: ctx.calls.length - chats.length,
+    inputTokens: chats.reduce((n, c) => n + c.inputTokens, 0),
+    outputTokens: chats.reduce((n, c) => n + c.outputTokens, 0),
+    embedTokens: ctx.calls.reduce((n, c) => n + (c.kind === 'embed' ? c.inputTokens : 0), 0),
+    costUsd: ctx.calls.reduce((n, c) => n + c.costUsd, 0),
+    latencyMs: Math.round((wallMs - ctx.queueMs) * 10) / 10,
+    queueMs: Math.round(ctx.queueMs * 10) / 10,
+    nodesVisited: ctx.budget.used.nodesVisited,
+    nodesOpened: ctx.budget.used.nodesOpened,
+    evidenceTokens: ctx.budget.used.evidenceTokens,
+    parseFailures: result.parseFailures ?? 0,
+    valueFallbacks: result.trace.filter((t) => t.action === 'fallback' && t.source === 'value').length,
+    budgetExhausted: ctx.budget.exhausted,
+    ...(result.stopReason ? { stopReason: result.stopReason } : {}),
+    callLog: ctx.calls,
+    trace: result.trace,
+    error,
+    finishedAt: new Date().toISOString(),
+  };
+  return failure === undefined ? { record } : { record, failure };
+}

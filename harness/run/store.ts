@@ -1,0 +1,223 @@
+// The run folder: runs/<runId>/{manifest.json, records.jsonl, summary.json, report files}.
+// Records are appended one line at a time as they finish, so an interrupted run keeps every
+// finished record and can resume without repeating or duplicating work. Records are never
+// rewritten in place; every other file (manifest, summary, reports) is written atomically
+// (temporary file, fsync, rename), so a kill at any moment leaves the old file or the new one.
+// The manifest is written before the first record: a folder with records always has one.
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, truncateSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomicSync } from '../files/atomicFile.ts';
+import { redactSecrets } from '../models/secrets.ts';
+import { UsageError } from '../errors.ts';
+import type { RunRecord } from '../types.ts';
+
+export interface FileHash {
+  path: string;
+  sha256: string;
+}
+
+export interface RunManifest {
+  runId: string;
+  name: string;
+  configPath: string;
+  config: unknown;
+  configHash: string;
+  dataset: { name: string; questions: number; questionsHash: string; files: FileHash[] };
+  corpus: {
+    name: string;
+    docs: number;
+    nodes: number;
+    hash: string;
+    /** Per document, how its tree was made (present when any tree was built from a PDF). */
+    trees?: Array<{ docId: string; source: string | null; nodes: number; depth: number; summaries?: string; reason?: string; unlocated?: number }>;
+  };
+  /** Ingestion work, kept apart from per-question cost: PDF extraction and model-written summaries. */
+  ingestion?: {
+    pdf?: { documents: number; pages: number; extracted: number; fromCache: number; ms: number };
+    summaries?: { nodes: number; calls: number; cached: number; inputTokens: number; outputTokens: number; costUsd: number; fallbacks: number; ms: number };
+  };
+  code: { version: string; commit: string | null; dirty: boolean | null; node: string };
+  model: { provider: string; id: string; offline: boolean; priceAs: string | null; priced: boolean; label: string };
+  embedder: string;
+  strategies: Array<{ id: string; strategy: string; params: Record<string, unknown>; budget: Record<string, number>; grid?: Record<string, unknown> }>;
+  /** `--set` flags and `${VAR}` values the config was loaded with (both covered by configHash). */
+  overrides?: { set: string[]; env: Record<string, string> };
+  questionIds: string[];
+  repeats: number;
+  seed: number;
+  concurrency: number;
+  limit: number | null;
+  shard: { index: number; count: number } | null;
+  index: { chunks: number; embedCalls: number; inputTokens: number; ms: number } | null;
+  startedAt: string;
+  finishedAt: string | null;
+  /** Set when a run was resumed: when each resume started. */
+  resumedAt?: string[];
+}
+
+/** Bytes read at a time by forEachRecord. */
+const READ_BLOCK = 1 << 20;
+
+export const recordKey = (r: { strategy: string; questionId: string; repeat: number }): string =>
+  `${r.strategy}\u0000${r.questionId}\u0000${r.repeat}`;
+
+/**
+ * The records a run counts: the last record per strategy × question × repeat (a retried record
+ * appended on resume supersedes the earlier one), in first-seen key order.
+ */
+export function latestRecords(records: readonly RunRecord[]): RunRecord[] {
+  const byKey = new Map<string, RunRecord>();
+  for (const r of records) byKey.set(recordKey(r), r);
+  return [...byKey.values()];
+}
+
+export class RunStore {
+  private constructor(readonly dir: string) {}
+
+  /**
+   * A store for a new run in `dir` (created if needed). Nothing is written yet: the caller
+   * writes the manifest, then appends records.
+   */
+  static create(dir: string): RunStore {
+    if (existsSync(join(dir, 'records.jsonl')) || existsSync(join(dir, 'manifest.json'))) {
+      throw new UsageError(`run folder ${dir} already holds a run; resume it with --resume ${dir} or choose another --run-id`);
+    }
+    mkdirSync(dir, { recursive: true });
+    return new RunStore(dir);
+  }
+
+  static open(dir: string): RunStore {
+    if (!existsSync(join(dir, 'manifest.json'))) throw new UsageError(`${dir} is not a treebench run folder (no manifest.json)`);
+    return new RunStore(dir);
+  }
+
+  /** A store over `dir` whatever it holds (the run-folder logic decides what state is acceptable). */
+  static at(dir: string): RunStore {
+    return new RunStore(dir);
+  }
+
+  get manifestPath(): string {
+    return join(this.dir, 'manifest.json');
+  }
+
+  get recordsPath(): string {
+    return join(this.dir, 'records.jsonl');
+  }
+
+  readManifest(): RunManifest {
+    let manifest: RunManifest;
+    try {
+      manifest = readJson<RunManifest>(this.manifestPath);
+    } catch (err) {
+      throw new UsageError(`${(err as Error).message}; this run folder's manifest is unreadable`);
+    }
+    if (!manifest || typeof manifest !== 'object' || typeof manifest.runId !== 'string' || !Array.isArray(manifest.questionIds)) {
+      throw new UsageError(`${this.manifestPath}: not a treebench manifest (no runId or questionIds)`);
+    }
+    return manifest;
+  }
+
+  writeManifest(manifest: RunManifest): void {
+    writeFileAtomicSync(this.manifestPath, redactSecrets(JSON.stringify(manifest, null, 2)) + '\n');
+  }
+
+  /**
+   * Reads every complete record. A last line cut short by an interruption is dropped from the
+   * file (it was never a finished record) so appends continue on a clean line.
+   */
+  readRecords(opts: { repair?: boolean } = {}): RunRecord[] {
+    const records: RunRecord[] = [];
+    this.forEachRecord((r) => void records.push(r), opts);
+    return records;
+  }
+
+  /**
+   * Hands every complete record to `visit`, in file order, reading the file a block at a time:
+   * memory stays that of one block and one record, whatever the size of the run. Same rules as
+   * readRecords (a cut-short last line is dropped, or cut off the file with `repair`; a line that
+   * is not JSON in the middle of the file is an error naming it).
+   */
+  forEachRecord(visit: (record: RunRecord) => void, opts: { repair?: boolean } = {}): void {
+    if (!existsSync(this.recordsPath)) return;
+    const fd = openSync(this.recordsPath, 'r');
+    try {
+      const block = Buffer.allocUnsafe(READ_BLOCK);
+      let carry: Buffer = Buffer.alloc(0);
+      /** Bytes of the file before `carry`. */
+      let carryAt = 0;
+      let lineNo = 0;
+      /** A line that was not JSON: fine if nothing but blank lines follows it. */
+      const state: { broken: { line: number; at: number } | null } = { broken: null };
+      const take = (buf: Buffer, start: number, end: number, at: number) => {
+        lineNo++;
+        const line = buf.toString('utf8', start, end);
+        if (!line.trim()) return;
+        if (state.broken) {
+          throw new UsageError(
+            `${this.recordsPath}:${state.broken.line}: corrupt record line (not JSON) in the middle of the file; ` +
+              `records are only ever appended, so this file was edited or damaged: fix or remove that line`,
+          );
+        }
+        let record: RunRecord;
+        try {
+          record = JSON.parse(line) as RunRecord;
+        } catch {
+          state.broken = { line: lineNo, at };
+          return;
+        }
+        visit(record);
+      };
+      for (;;) {
+        const n = readSync(fd, block, 0, READ_BLOCK, null);
+        if (n === 0) break;
+        // UTF-8 never has a 0x0A byte inside a character, so lines can be cut out as bytes.
+        const buf = carry.length ? Buffer.concat([carry, block.subarray(0, n)]) : block.subarray(0, n);
+        let start = 0;
+        for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
+          take(buf, start, nl, carryAt + start);
+          start = nl + 1;
+        }
+        carryAt += start;
+        // Copied: `block` is overwritten by the next read.
+        carry = Buffer.from(buf.subarray(start));
+      }
+      if (carry.length) take(carry, 0, carry.length, carryAt);
+      if (state.broken && opts.repair) truncateSync(this.recordsPath, state.broken.at);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  append(record: RunRecord): void {
+    appendFileSync(this.recordsPath, redactSecrets(JSON.stringify(record)) + '\n');
+  }
+
+  /**
+   * Writes the whole records file of a run folder that has none yet (merge builds one from shards),
+   * atomically. Records of a live run are only ever appended.
+   */
+  writeNewRecords(records: RunRecord[]): void {
+    if (existsSync(this.recordsPath)) throw new UsageError(`${this.recordsPath} already exists; records are never rewritten`);
+    writeFileAtomicSync(this.recordsPath, records.map((r) => redactSecrets(JSON.stringify(r)) + '\n').join(''));
+  }
+
+  writeFile(name: string, content: string): string {
+    const path = join(this.dir, name);
+    writeFileAtomicSync(path, redactSecrets(content));
+    return path;
+  }
+}
+
+export function readJson<T>(path: string): T {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new Error(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as T;
+  } catch (err) {
+    throw new Error(`${path}: invalid JSON (${(err as Error).message})`);
+  }
+}

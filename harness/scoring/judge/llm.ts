@@ -1,0 +1,98 @@
+// The LLM judge: grades one (question, gold, answer) with a chat model through its own metered
+// door. Its calls never touch the strategies' budgets, meters or latency; each record keeps the
+// judge's verdict, reason and call log beside the rule judge's verdict, and reports show its
+// tokens, dollars and latency on their own line.
+import pLimit, { type LimitFunction } from 'p-limit';
+import { ResponseCache } from '../../models/responseCache.ts';
+import { priceCall, type PriceTable } from '../../models/prices.ts';
+import { createProvider } from '../../models/providers/registry.ts';
+import { redactSecrets } from '../../models/secrets.ts';
+import { countChatTokens, countTokens } from '../../models/tokenizer.ts';
+import type { CallLog, ChatProvider, RecordJudge } from '../../types.ts';
+
+export type { RecordJudge };
+import type { JudgeConfig, JudgePromptName } from './config.ts';
+import { judgeMessages, parseVerdict, type JudgeItem } from './prompts.ts';
+
+export interface LlmJudgeOptions {
+  config: JudgeConfig;
+  prices: PriceTable;
+  /** Scripted providers in tests; default: the one `config` names. */
+  provider?: ChatProvider;
+  /** Response cache directory (the run's chat cache, when it is on). */
+  cache?: ResponseCache;
+  concurrency?: number;
+}
+
+const MAX_TOKENS = 256;
+
+export class LlmJudge {
+  readonly provider: ChatProvider;
+  readonly prompt: JudgePromptName;
+  private readonly prices: PriceTable;
+  private readonly pricedModel: string;
+  private readonly cache?: ResponseCache;
+  private readonly modelKey: unknown;
+  private readonly limiter: LimitFunction;
+
+  constructor(opts: LlmJudgeOptions) {
+    const { prompt: _prompt, ...modelConfig } = opts.config;
+    this.provider = opts.provider ?? createProvider(modelConfig);
+    this.prompt = opts.config.prompt;
+    this.prices = opts.prices;
+    this.pricedModel = opts.config.priceAs ?? this.provider.id;
+    if (opts.cache) this.cache = opts.cache;
+    const { apiKeyEnv: _key, ...modelKey } = opts.config;
+    this.modelKey = { judge: true, ...modelKey };
+    this.limiter = pLimit(opts.concurrency ?? 4);
+  }
+
+  /** The verdict for a record whose strategy failed: wrong, and no call is made for it. */
+  failedVerdict(): RecordJudge {
+    return { correct: 0, reason: 'no answer: the strategy failed', model: this.provider.id, prompt: this.prompt, calls: [] };
+  }
+
+  async judge(item: JudgeItem): Promise<RecordJudge> {
+    const messages = judgeMessages(item, this.prompt);
+    const provider = this.provider;
+    const log: CallLog = { kind: 'chat', task: 'judge.grade', model: provider.id, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: false, retries: 0 };
+    const out: RecordJudge = { correct: null, reason: '', model: provider.id, prompt: this.prompt, calls: [log] };
+    const key = this.cache ? ResponseCache.key({ model: this.modelKey, messages, maxTokens: MAX_TOKENS, json: true, repeat: 0 }) : null;
+    try {
+      let text: string;
+      let usage;
+      const hit = key ? this.cache!.get(key) : undefined;
+      if (hit) {
+        text = hit.text;
+        usage = hit.usage;
+        log.cached = true;
+        log.latencyMs = hit.latencyMs;
+      } else {
+        // Latency is the call's own, not the time spent waiting for a free slot.
+        let started = 0;
+        const result = await this.limiter(() => {
+          started = performance.now();
+          return provider.chat(messages, { task: 'judge.grade', maxTokens: MAX_TOKENS, temperature: 0, json: true });
+        });
+        log.latencyMs = performance.now() - started;
+        log.retries = result.retries ?? 0;
+        text = result.text;
+        usage = result.usage;
+        if (key) this.cache!.set(key, { text, model: result.model, ...(usage ? { usage } : {}), latencyMs: log.latencyMs });
+      }
+      // Counted only when the server reported no usage, as for the strategies' calls.
+      log.inputTokens = usage?.inputTokens ?? countChatTokens(messages, this.pricedModel);
+      log.outputTokens = usage?.outputTokens ?? countTokens(text, this.pricedModel);
+      if (!usage) log.estimated = true;
+      log.costUsd = priceCall(this.prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
+      const verdict = parseVerdict(text);
+      out.correct = verdict.correct;
+      out.reason = redactSecrets(verdict.reason);
+      if (verdict.correct === null) out.error = 'the judge gave no verdict';
+    } catch (err) {
+      log.error = redactSecrets((err as Error).message ?? String(err));
+      out.error = log.error;
+    }
+    return out;
+  }
+}

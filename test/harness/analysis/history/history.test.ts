@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { buildHistory, findRunDirs, flagOf } from '../../../../harness/analysis/history/build.ts';
+import { renderHistory } from '../../../../reports/history.ts';
+import { runCli } from '../../../cli/runCli.ts';
+import { makeNights } from './nights.ts';
+
+describe('treebench history over ten nights of the nightly config', () => {
+  it('prints bands for every night and flags the planted regression and nothing else', async () => {
+    const nights = await makeNights({ plant: { strategy: 'vector', fromNight: 6, flip: 12 } });
+    expect(nights.planted).toHaveLength(12);
+    const dirs = findRunDirs([`${nights.root}/history`]);
+    expect(dirs).toHaveLength(10);
+    const report = buildHistory(dirs, { metrics: ['accuracy', 'costPerQuestion'], resamples: 2000 });
+    expect(report.runs.map((r) => r.runId)).toEqual(Array.from({ length: 10 }, (_, i) => `nightly-2026-11-${String(i + 1).padStart(2, '0')}`));
+    // Every point has a band around its value.
+    for (const s of report.series) {
+      for (const p of s.points) {
+        expect(p.value).not.toBeNull();
+        expect(p.lo!).toBeLessThanOrEqual(p.value!);
+        expect(p.hi!).toBeGreaterThanOrEqual(p.value!);
+      }
+    }
+    const flags = report.series.flatMap((s) => s.points.map((p, i) => ({ s: s.strategy, m: s.metric, night: i + 1, flag: flagOf(p) }))).filter((f) => f.flag);
+    expect(flags).toEqual([{ s: 'vector', m: 'accuracy', night: 6, flag: 'worse' }]);
+    const acc = report.series.find((s) => s.strategy === 'vector' && s.metric === 'accuracy')!;
+    expect(acc.points[5]!.change!.test).toBe('mcnemar');
+    expect(acc.points[5]!.change!.delta).toBeCloseTo(-12 / 75, 10);
+
+    // The console table shows the band and marks only that cell.
+    const text = renderHistory('table', report, { width: 200 });
+    expect(text.match(/[▲▼] [−+]/g)).toEqual(['▼ −']);
+    expect(text).toMatch(/nightly-2026-11-06 .*▼ −16\.0 pts/);
+    expect(text).toMatch(/\d+\.\d% \[\d+\.\d, \d+\.\d\]/);
+
+    // The same through the CLI, as JSON and as an 80-column table that does not wrap.
+    const json = await runCli(['history', `${nights.root}/history`, '--metric', 'accuracy', '--resamples', '1000', '--format', 'json']);
+    expect(json.code).toBe(0);
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed.format).toBe('treebench-history');
+    const narrow = renderHistory('table', report, { width: 80 });
+    for (const line of narrow.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+  }, 120_000);
+
+  it('flags nothing when nothing changed, and names a bad metric flag', async () => {
+    const nights = await makeNights({ count: 3, strategies: ['vector'] });
+    const report = buildHistory(nights.dirs, { metrics: ['accuracy', 'costPerQuestion', 'latencyMs.p95'], resamples: 1000 });
+    expect(report.series.flatMap((s) => s.points).filter((p) => flagOf(p))).toEqual([]);
+    const bad = await runCli(['history', ...nights.dirs, '--metric', 'acuracy']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--metric: unknown metric "acuracy"/);
+  }, 120_000);
+});

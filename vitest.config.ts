@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Examples import the package by name; in this checkout that is its own source.
+  resolve: { alias: { treebench: new URL('./index.ts', import.meta.url).pathname } },
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/setup.ts'],

@@ -2,3 +2,5 @@
 export function sourceDirs(root: string): string[];
 /** Whether the compiled JavaScript is at least as new as every TypeScript source (`npm run build`). */
 export function buildIsCurrent(root: string): boolean;
+/** Every file of those entries, relative to the root (an entry may be a single file such as index.ts). */
+export function sourceFiles(root: string): string[];

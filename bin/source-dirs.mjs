@@ -1,16 +1,27 @@
-// The folders that hold treebench's TypeScript sources: tsconfig.json's `include` without tests
-// and benchmarks (a new source folder counts as soon as it is listed there). Shared by the build
-// (bin/build.mjs) and the command's stale-build check (bin/treebench.mjs).
+// The folders (and the root's index.ts) that hold treebench's TypeScript sources: tsconfig.json's
+// `include` without tests, benchmarks and examples (a new source folder counts as soon as it is
+// listed there). Shared by the build (bin/build.mjs) and the command's stale-build check
+// (bin/treebench.mjs).
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function sourceDirs(root) {
   try {
     const text = readFileSync(join(root, 'tsconfig.json'), 'utf8').replace(/^\s*\/\/.*$/gm, '');
-    return JSON.parse(text).include.filter((d) => !['test', 'bench'].includes(d) && existsSync(join(root, d)));
+    return JSON.parse(text).include.filter((d) => !['test', 'bench', 'examples'].includes(d) && existsSync(join(root, d)));
   } catch {
-    return ['harness', 'strategies', 'datasets', 'reports', 'cli'];
+    return ['index.ts', 'harness', 'strategies', 'datasets', 'reports', 'cli'];
   }
+}
+
+/** The files of each source entry, as paths relative to the root (an entry may be a single file). */
+export function sourceFiles(root) {
+  const out = [];
+  for (const entry of sourceDirs(root)) {
+    if (!statSync(join(root, entry)).isDirectory()) out.push(entry);
+    else for (const f of readdirSync(join(root, entry), { recursive: true })) out.push(join(entry, String(f)));
+  }
+  return out;
 }
 
 /** Whether the compiled JavaScript is at least as new as every TypeScript source (`npm run build`). */
@@ -18,10 +29,8 @@ export function buildIsCurrent(root) {
   const stamp = join(root, '.build-stamp');
   if (!existsSync(join(root, 'cli', 'main.js')) || !existsSync(stamp)) return false;
   const built = statSync(stamp).mtimeMs;
-  for (const dir of sourceDirs(root)) {
-    for (const f of readdirSync(join(root, dir), { recursive: true })) {
-      if (String(f).endsWith('.ts') && statSync(join(root, dir, String(f))).mtimeMs > built) return false;
-    }
+  for (const f of sourceFiles(root)) {
+    if (f.endsWith('.ts') && !f.endsWith('.d.ts') && statSync(join(root, f)).mtimeMs > built) return false;
   }
   return true;
 }

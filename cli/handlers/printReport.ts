@@ -1,8 +1,7 @@
 // Printing a run's report on the console, and writing its report files: shared by `run`,
 // `report`, `merge`, `rejudge` and `tune`.
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
-import { render, type RenderArgs, type ReportFormat } from '../../reports/index.ts';
-import type { RunStore } from '../../harness/run/store.ts';
+import type { ReportFormat } from '../../reports/index.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
 
 export const FORMATS = ['table', 'md', 'csv', 'json', 'html'] as const;
@@ -16,14 +15,4 @@ export function printReport(text: string, format: ReportFormat): void {
   process.stdout.write(shown + (safe.endsWith('\n') ? '' : '\n'));
 }
 
-/**
- * The report files of a run folder, one per format of the config's `reports` (`report.md`,
- * `report.html`, …; the console table is not a file). `args` is asked per format, so the
- * records file is read back only for a format that shows records (HTML).
- */
-export function writeReportFiles(store: RunStore, formats: readonly string[], args: (format: ReportFormat) => RenderArgs): void {
-  for (const format of formats) {
-    if (format === 'table') continue;
-    store.writeFile(`report.${format}`, render(format as ReportFormat, args(format as ReportFormat)));
-  }
-}
+export { writeReportFiles } from '../../reports/files.ts';

@@ -140,10 +140,15 @@ export function overrideLocator(where: (path: PropertyKey[]) => string, override
 /**
  * The config hash: over the parsed config, after `--set` overrides and `${VAR}` values were
  * applied, so two runs share a hash exactly when they ran the same settings, while comments and
- * formatting change nothing (a comment-only edit does not block --resume).
+ * formatting change nothing (a comment-only edit does not block --resume). The files the config
+ * names that shape behaviour (plugins, worker scripts, prompt templates) count too.
  */
-export function configHashOf(loaded: { config: unknown }): string {
-  return createHash('sha256').update(JSON.stringify(loaded.config)).digest('hex');
+export function configHashOf(loaded: { config: unknown; sources?: Record<string, string> }): string {
+  const h = createHash('sha256').update(JSON.stringify(loaded.config));
+  // Plugin modules, worker scripts and prompt templates the config names (runConfig.ts): a
+  // config without them hashes as it always did.
+  if (loaded.sources && Object.keys(loaded.sources).length) h.update(`\n# treebench sources ${JSON.stringify(loaded.sources)}`);
+  return h.digest('hex');
 }
 
 /** The hash manifests written before parsed-config hashing carried: the file's text, plus overrides. */

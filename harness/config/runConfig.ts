@@ -1,6 +1,8 @@
 // Run configuration: YAML validated with zod. Every error names the file, the field path and,
 // where the YAML has it, the line — e.g. `configs/x.yaml:14 strategies[1].params.topK: ...`.
-import { dirname, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { BUDGET_NAMES } from '../run/budget.ts';
 import { ConfigError, formatFieldPath } from '../errors.ts';
@@ -11,7 +13,8 @@ import { applyOverrides, overrideLocator, parseOverride } from './overrides.ts';
 import { modelConfigSchema } from '../models/providers/registry.ts';
 import { judgeConfigSchema } from '../scoring/judge/config.ts';
 import { corpusConfigSchema, datasetConfigSchema } from './dataSections.ts';
-import { getStrategy, listStrategies } from '../strategy/registry.ts';
+import { getStrategy, hasStrategy, listStrategies } from '../strategy/registry.ts';
+import type { Strategy } from '../strategy/strategy.ts';
 import type { Budget } from '../types.ts';
 
 export { ConfigError };
@@ -20,22 +23,61 @@ const budgetSchema = z
   .object(Object.fromEntries(BUDGET_NAMES.map((n) => [n, z.number().positive().optional()])) as Record<keyof Budget & string, z.ZodOptional<z.ZodNumber>>)
   .strict();
 
-const strategyEntrySchema = z.union([
-  z.string(),
-  z
+const entryId = z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore');
+
+/** What every strategy entry may set, whichever door it names. */
+const entryCommon = {
+  /** Label in records and reports; lets one strategy run with several parameter sets. */
+  id: entryId.optional(),
+  params: z.record(z.string(), z.unknown()).default({}),
+  /** Per-strategy budget, merged over the run's budget. */
+  budget: budgetSchema.optional(),
+  /** Expand to one variant per combination of these values (see harness/config/grid.ts). */
+  grid: z.record(z.string(), z.array(z.unknown())).optional(),
+};
+/** Out of process: how long one question may take before it is an error record. */
+const timeoutMs = z.number().int().min(1).default(120_000);
+
+/**
+ * The four kinds of strategy entry, told apart by the key that names the strategy:
+ * `strategy` (a built-in, by registry name), `module` (an in-process plugin made with
+ * defineStrategy), `command` (a worker speaking the protocol on stdin/stdout) and `url` (an HTTP
+ * service). A bare string is a built-in's name, or a module's path when it looks like one.
+ */
+const ENTRY_KINDS = {
+  strategy: z
     .object({
-      /** Registry name of the strategy. */
-      strategy: z.string(),
-      /** Label in records and reports; lets one strategy run with several parameter sets. */
-      id: z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore').optional(),
-      params: z.record(z.string(), z.unknown()).default({}),
-      /** Per-strategy budget, merged over the run's budget. */
-      budget: budgetSchema.optional(),
-      /** Expand to one variant per combination of these values (see harness/config/grid.ts). */
-      grid: z.record(z.string(), z.array(z.unknown())).optional(),
+      strategy: z.string().min(1),
+      ...entryCommon,
+      /** Prompt templates replacing the strategy's own, by prompt name (`treebench strategies` lists them). */
+      prompts: z.record(z.string(), z.string().min(1)).optional(),
     })
     .strict(),
-]);
+  module: z.object({ module: z.string().min(1), ...entryCommon }).strict(),
+  command: z
+    .object({
+      command: z.array(z.string().min(1), { error: 'expected the program and its arguments as a list, e.g. [python3, ./retriever.py]' }).min(1),
+      ...entryCommon,
+      id: entryId,
+      timeoutMs,
+      /** Extra environment variables for the worker. */
+      env: z.record(z.string(), z.string()).optional(),
+    })
+    .strict(),
+  url: z
+    .object({
+      url: z.url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL' }),
+      ...entryCommon,
+      id: entryId,
+      timeoutMs,
+      /** Extra request headers (e.g. an Authorization for the service; use ${VAR} for secrets). */
+      headers: z.record(z.string(), z.string()).optional(),
+    })
+    .strict(),
+} as const;
+type EntryKind = keyof typeof ENTRY_KINDS;
+
+const strategyEntrySchema = z.union([z.string().min(1), z.record(z.string(), z.unknown())]);
 
 export const configSchema = z
   .object({
@@ -112,14 +154,28 @@ export const configSchema = z
 
 export type RunConfig = z.infer<typeof configSchema>;
 
+/** Where a strategy entry's code is: a built-in, or one of the three plugin doors. */
+export type StrategySource =
+  | { kind: 'builtin' }
+  | { kind: 'module'; path: string }
+  | { kind: 'command'; argv: string[]; cwd: string; env?: Record<string, string>; timeoutMs: number }
+  | { kind: 'url'; url: string; headers?: Record<string, string>; timeoutMs: number };
+
 /** A strategy entry after validation: registry name, label, parsed params, merged budget. */
 export interface StrategySpec {
   id: string;
+  /** The built-in's registry name; for a plugin, its door and location (`module:./x.ts`, `command:…`, `url:…`). */
   strategy: string;
   params: Record<string, unknown>;
   budget: Budget;
   /** For a grid variant: its combination, grid key → value (harness/config/grid.ts). */
   grid?: Record<string, unknown>;
+  /** Absent for a built-in. A module plugin's params are checked against its schema when it loads. */
+  source?: Exclude<StrategySource, { kind: 'builtin' }>;
+  /** Prompt templates replacing a built-in's own: prompt name → template text. */
+  prompts?: Record<string, string>;
+  /** Index of the config entry it came from (`strategies[i]`), for messages. */
+  entry?: number;
 }
 
 export interface LoadedConfig {
@@ -132,6 +188,12 @@ export interface LoadedConfig {
   overrides?: string[];
   /** Environment variables substituted into the config, with the values used. */
   env?: Record<string, string>;
+  /**
+   * SHA-256 of the files that shape the strategies' behaviour beside the config itself — plugin
+   * modules, worker scripts, prompt templates — by path relative to the config: part of the
+   * config hash, so a changed prompt or plugin is a different config, never a silently resumed one.
+   */
+  sources?: Record<string, string>;
 }
 
 export interface LoadOptions {
@@ -143,8 +205,44 @@ export interface LoadOptions {
 
 const formatPath = formatFieldPath;
 
-/** Validates a parsed config object; `where` maps a field path to `file:line` for messages. */
-export function validateConfig(input: unknown, where: (path: PropertyKey[]) => string = () => 'config'): { config: RunConfig; strategies: StrategySpec[] } {
+/** Which door an entry names, by its keys; a bare string is a built-in, or a module when it looks like a path. */
+function entryKind(entry: unknown): { kind: EntryKind; value: Record<string, unknown> } | { problem: string } {
+  if (typeof entry === 'string') {
+    if (/^(\.{1,2}\/|\/)|\.(m|c)?[jt]s$/.test(entry)) return { kind: 'module', value: { module: entry } };
+    return { kind: 'strategy', value: { strategy: entry } };
+  }
+  const value = entry as Record<string, unknown>;
+  const named = (Object.keys(ENTRY_KINDS) as EntryKind[]).filter((k) => k in value);
+  if (named.length === 1) return { kind: named[0]!, value };
+  if (named.length === 0) return { problem: 'name the strategy with one of `strategy: <built-in>`, `module: ./file.ts`, `command: [program, args…]` or `url: http://…`' };
+  return { problem: `give one of ${named.map((k) => `\`${k}\``).join(', ')}, not several` };
+}
+
+/** The files an argv names (worker scripts), relative to `cwd`, for the config hash. */
+function argvFiles(argv: readonly string[], cwd: string): string[] {
+  return argv.filter((a) => {
+    try {
+      return statSync(resolve(cwd, a)).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** `{{name}}` placeholders in a prompt template. */
+export function templateVariables(text: string): string[] {
+  return [...new Set([...text.matchAll(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g)].map((m) => m[1]!))];
+}
+
+/**
+ * Validates a parsed config object; `where` maps a field path to `file:line` for messages, and
+ * `baseDir` is the folder paths in it are relative to (plugin modules, worker scripts, prompts).
+ */
+export function validateConfig(
+  input: unknown,
+  where: (path: PropertyKey[]) => string = () => 'config',
+  baseDir: string = process.cwd(),
+): { config: RunConfig; strategies: StrategySpec[]; sources?: Record<string, string> } {
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${where(i.path)} ${formatPath(i.path) || '(top level)'}: ${i.message}`);
@@ -153,20 +251,89 @@ export function validateConfig(input: unknown, where: (path: PropertyKey[]) => s
   const config = parsed.data;
   const errors: string[] = [];
   const strategies: StrategySpec[] = [];
+  const sources: Record<string, string> = {};
+  const hashFile = (abs: string) => (sources[relative(baseDir, abs) || abs] = createHash('sha256').update(readFileSync(abs)).digest('hex'));
   const seen = new Set<string>();
-  config.strategies.forEach((entry, i) => {
-    const e = typeof entry === 'string' ? { strategy: entry, params: {} as Record<string, unknown> } : entry;
-    const id = (typeof entry === 'string' ? undefined : entry.id) ?? e.strategy;
-    let strategy;
-    try {
-      strategy = getStrategy(e.strategy);
-    } catch {
-      const path = typeof entry === 'string' ? ['strategies', i] : ['strategies', i, 'strategy'];
-      errors.push(`  ${where(path)} ${formatPath(path)}: unknown strategy "${e.strategy}" (known: ${listStrategies().map((s) => s.name).join(', ')})`);
+  config.strategies.forEach((raw, i) => {
+    const fail = (path: PropertyKey[], message: string) => errors.push(`  ${where(path)} ${formatPath(path)}: ${message}`);
+    const kinded = entryKind(raw);
+    if ('problem' in kinded) return fail(['strategies', i], kinded.problem);
+    const checked = ENTRY_KINDS[kinded.kind].safeParse(kinded.value);
+    if (!checked.success) {
+      for (const issue of checked.error.issues) {
+        const path = typeof raw === 'string' ? ['strategies', i] : ['strategies', i, ...issue.path];
+        fail(path, issue.message);
+      }
       return;
     }
-    const entryBudget = typeof entry === 'string' ? {} : entry.budget ?? {};
-    const grid = typeof entry === 'string' ? undefined : entry.grid;
+    const e = checked.data as z.infer<(typeof ENTRY_KINDS)['strategy']> & Partial<z.infer<(typeof ENTRY_KINDS)['module']>> & Partial<z.infer<(typeof ENTRY_KINDS)['command']>> & Partial<z.infer<(typeof ENTRY_KINDS)['url']>>;
+    const keyPath = typeof raw === 'string' ? ['strategies', i] : ['strategies', i, kinded.kind];
+
+    // The door: a built-in from the registry, or a plugin's location.
+    let strategy: Strategy | undefined;
+    let source: StrategySpec['source'];
+    let name: string;
+    let id: string;
+    if (kinded.kind === 'strategy') {
+      name = e.strategy;
+      id = e.id ?? name;
+      if (!hasStrategy(name)) {
+        const known = listStrategies().map((s) => s.name).join(', ');
+        const pathLike = /[/\\]/.test(name) ? '; a plugin module is named with `module: ./file.ts`' : '';
+        return fail(keyPath, `unknown strategy "${name}" (known: ${known})${pathLike}`);
+      }
+      strategy = getStrategy(name);
+    } else if (kinded.kind === 'module') {
+      const abs = resolve(baseDir, e.module!);
+      if (!existsSync(abs)) return fail(keyPath, `${e.module}: no such file (paths are relative to the config's folder, ${baseDir})`);
+      hashFile(abs);
+      source = { kind: 'module', path: abs };
+      name = `module:${e.module}`;
+      id = e.id ?? basename(abs).replace(/\.(m|c)?[jt]s$/, '');
+    } else if (kinded.kind === 'command') {
+      const argv = e.command!;
+      for (const f of argvFiles(argv, baseDir)) hashFile(resolve(baseDir, f));
+      source = { kind: 'command', argv, cwd: baseDir, ...(e.env ? { env: e.env } : {}), timeoutMs: e.timeoutMs! };
+      name = `command:${argv.join(' ')}`;
+      id = e.id!;
+    } else {
+      source = { kind: 'url', url: e.url!, ...(e.headers ? { headers: e.headers } : {}), timeoutMs: e.timeoutMs! };
+      name = `url:${e.url}`;
+      id = e.id!;
+    }
+
+    // Prompt templates (built-ins only): read, checked against the strategy's prompts and variables.
+    let prompts: Record<string, string> | undefined;
+    if (e.prompts) {
+      prompts = {};
+      const known = strategy?.prompts ?? [];
+      for (const [promptName, file] of Object.entries(e.prompts)) {
+        const path = ['strategies', i, 'prompts', promptName];
+        const info = known.find((p) => p.name === promptName);
+        if (!info) {
+          fail(path, `${name} has no prompt "${promptName}" (its prompts: ${known.map((p) => p.name).join(', ') || 'none'}; see \`treebench strategies\`)`);
+          continue;
+        }
+        const abs = resolve(baseDir, file);
+        let text: string;
+        try {
+          text = readFileSync(abs, 'utf8');
+        } catch (err) {
+          fail(path, `${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+          continue;
+        }
+        const unknown = templateVariables(text).filter((v) => !info.variables.includes(v));
+        if (unknown.length) {
+          fail(path, `${file}: unknown variable${unknown.length > 1 ? 's' : ''} ${unknown.map((v) => `{{${v}}}`).join(', ')} (the ${promptName} prompt has: ${info.variables.map((v) => `{{${v}}}`).join(', ')})`);
+          continue;
+        }
+        hashFile(abs);
+        prompts[promptName] = text;
+      }
+    }
+
+    const entryBudget = e.budget ?? {};
+    const grid = e.grid;
     const { axes, problems } = gridAxes(grid ?? {});
     for (const [key, message] of problems) {
       const path = ['strategies', i, 'grid', key];
@@ -186,13 +353,19 @@ export function validateConfig(input: unknown, where: (path: PropertyKey[]) => s
         const axis = axes.find((a) => a.target.kind === (kind === 'params' ? 'param' : 'budget') && a.target.name === key);
         return axis ? ['strategies', i, 'grid', axis.key] : ['strategies', i, kind, ...rest];
       };
-      const params = strategy.params.safeParse(v.params);
-      if (!params.success) {
-        for (const issue of params.error.issues) {
-          const path = at('params', issue.path[0], issue.path);
-          errors.push(`  ${where(path)} ${label}${formatPath(['strategies', i, 'params', ...issue.path])}: ${issue.message}`);
+      // A built-in's params are checked here; a module plugin's when it loads (harness/plugins/host.ts);
+      // an out-of-process strategy's by the strategy itself.
+      let params = v.params;
+      if (strategy) {
+        const checkedParams = strategy.params.safeParse(v.params);
+        if (!checkedParams.success) {
+          for (const issue of checkedParams.error.issues) {
+            const path = at('params', issue.path[0], issue.path);
+            errors.push(`  ${where(path)} ${label}${formatPath(['strategies', i, 'params', ...issue.path])}: ${issue.message}`);
+          }
+          continue;
         }
-        continue;
+        params = checkedParams.data as Record<string, unknown>;
       }
       const budget = budgetSchema.safeParse({ ...entryBudget, ...v.budget });
       if (!budget.success) {
@@ -204,15 +377,18 @@ export function validateConfig(input: unknown, where: (path: PropertyKey[]) => s
       }
       strategies.push({
         id: v.id,
-        strategy: e.strategy,
-        params: params.data as Record<string, unknown>,
+        strategy: name,
+        params,
         budget: { ...config.budget, ...budget.data },
         ...(v.coords ? { grid: v.coords } : {}),
+        ...(source ? { source } : {}),
+        ...(prompts && Object.keys(prompts).length ? { prompts } : {}),
+        entry: i,
       });
     }
   });
   if (errors.length) throw new ConfigError(`invalid config:\n${errors.join('\n')}`);
-  return { config, strategies };
+  return { config, strategies, ...(Object.keys(sources).length ? { sources } : {}) };
 }
 
 /**
@@ -225,13 +401,14 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
   const { data, used } = substituteEnv(file.data, opts.env ?? process.env, file.where);
   const overrides = (opts.set ?? []).map((expr) => parseOverride(expr, data));
   const where = overrideLocator(file.where, overrides);
-  const { config, strategies } = validateConfig(applyOverrides(data, overrides), where);
+  const { config, strategies, sources } = validateConfig(applyOverrides(data, overrides), where, dirname(abs));
   return {
     path: abs,
     baseDir: dirname(abs),
     raw: file.raw,
     config,
     strategies,
+    ...(sources ? { sources } : {}),
     ...(overrides.length ? { overrides: overrides.map((o) => o.expr) } : {}),
     ...(Object.keys(used).length ? { env: used } : {}),
   };

@@ -3,7 +3,8 @@
 // redactSecrets first. It removes:
 //   - the values of OPENAI_API_KEY and of every key registered with registerSecret (a provider
 //     registers the key it actually uses, which may come from a custom `apiKeyEnv`),
-//   - anything shaped like an OpenAI-style key (`sk-...`, `sk-proj-...`),
+//   - anything shaped like an OpenAI-style key (`sk-...`, `sk-proj-...`) or a model gateway
+//     question key (`tbq_...`),
 //   - bearer tokens and Authorization / api-key header values, in header, JSON or query form,
 //   - passwords in URLs (`https://user:pass@host`).
 
@@ -37,6 +38,8 @@ const PATTERNS: Array<[RegExp, Replacer, string | null]> = [
   [/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, `Bearer ${REDACTED}`, null],
   // OpenAI-style keys: sk-..., sk-proj-..., sk-svcacct-...
   [/\bsk-[A-Za-z0-9_-]{8,}/g, REDACTED, null],
+  // The model gateway's per-question keys (harness/plugins/gateway.ts)
+  [/\btbq_[0-9a-f]{48}\b/g, REDACTED, 'tbq_'],
   // user:password@ in URLs
   [/(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/:@]+:[^\s/@]+@/gi, (_m, p1) => `${p1}${REDACTED}@`, '://'],
 ];

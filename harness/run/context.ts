@@ -42,6 +42,8 @@ export interface ContextOptions {
   seed: number;
   /** Repeat index; part of the request so repeats are independent calls. */
   repeat: number;
+  /** Prompt templates replacing the strategy's own (the entry's `prompts:`), by prompt name. */
+  prompts?: Record<string, string>;
 }
 
 /** Token count of each message object's content, so a message sent again (multi-turn) is counted once. */
@@ -89,6 +91,7 @@ export class MeteredContext implements StrategyContext {
   queueMs = 0;
   readonly seed: number;
   readonly random: () => number;
+  readonly prompts?: Readonly<Record<string, string>>;
   private readonly door: ModelDoor;
   private readonly repeat: number;
   private readonly docs: Map<string, DocTree>;
@@ -102,6 +105,16 @@ export class MeteredContext implements StrategyContext {
     this.seed = opts.seed;
     this.random = seededRandom(opts.seed);
     this.docs = new Map(opts.corpus.docs.map((d) => [d.docId, d]));
+    if (opts.prompts) this.prompts = opts.prompts;
+  }
+
+  /** The chat model's id (what the model gateway names in its replies). */
+  get modelId(): string {
+    return this.door.provider.id;
+  }
+
+  get repeatIndex(): number {
+    return this.repeat;
   }
 
   private get pricedModel(): string {

@@ -35,6 +35,8 @@ import { ResponseCache } from '../models/responseCache.ts';
 import { configHashOf, legacyConfigHash } from '../config/overrides.ts';
 import { warmTokenizer } from '../models/tokenizer.ts';
 import { getStrategy } from '../strategy/registry.ts';
+import type { Strategy } from '../strategy/strategy.ts';
+import { PluginHost } from '../plugins/host.ts';
 import type { BenchmarkData } from '../types.ts';
 import { countNodes, treeDepth } from '../trees/tree.ts';
 import { writeModelSummaries, type IngestionCost } from './modelSummaries.ts';
@@ -187,6 +189,9 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     });
   }
 
+  // Plugin modules are imported and their params checked before anything is written.
+  const plugins = await PluginHost.prepare(loaded.strategies);
+
   // Run folder: new, or an interrupted one to resume; held under its one-writer lock.
   let store: RunStore;
   let manifest: RunManifest;
@@ -281,6 +286,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   if (opts.signal?.aborted) onAbort();
   opts.signal?.addEventListener('abort', onAbort);
 
+  // Plugin workers start now, so their start-up overlaps the index build rather than the first questions.
+  await plugins?.start({ runDir: store.dir, corpus: data.corpus, models: { chat: provider.id, embedding: embedder.id } }, specs);
   // Building a tokenizer's tables takes a second or two: do it before anything is timed.
   warmTokenizer(provider.id);
   warmTokenizer(pricedModel); // the meter counts unreported tokens with the priced model's encoding
@@ -309,6 +316,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     ...(useCache ? { cache: new ResponseCache(resolve(config.cache.dir)), modelKey } : {}),
     signal: stopCalls.signal,
   };
+  const strategyFor = (spec: StrategySpec): Strategy => (spec.source ? plugins!.strategyFor(spec) : getStrategy(spec.strategy));
   const judge = config.scoring.judge
     ? new LlmJudge({ config: config.scoring.judge, prices, concurrency, ...(opts.judgeProvider ? { provider: opts.judgeProvider } : {}), ...(door.cache ? { cache: door.cache } : {}) })
     : undefined;
@@ -348,7 +356,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       notRun++;
       return;
     }
-    const { record, failure } = await runOneDetailed(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, ...(judge ? { judge } : {}) });
+    const { record, failure } = await runOneDetailed(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, strategyFor, ...(judge ? { judge } : {}) });
     const kind: FailureKind | null = failure === undefined ? null : classifyFailure(failure);
     breaker.record(kind, record.error ?? '');
     if (breaker.open) stopCalls.abort(new Error(breaker.reason!));
@@ -406,6 +414,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     stopped,
   };
   } finally {
+    await plugins?.close();
     folder.lock.release();
     if (onAbort) opts.signal?.removeEventListener('abort', onAbort);
   }
@@ -418,6 +427,8 @@ interface TaskEnv {
   seed: number;
   scoring: { f1Threshold: number; numericRelTol: number; k?: number | number[] };
   judge?: LlmJudge;
+  /** The strategy of an entry: a built-in from the registry (the default) or a plugin's. */
+  strategyFor?: (spec: StrategySpec) => Strategy;
 }
 
 /** Runs one strategy on one question; never throws — failures become error records. */
@@ -434,13 +445,14 @@ export async function runOneDetailed(task: { spec: StrategySpec; question: Quest
     budget: spec.budget,
     seed: hashSeed(env.seed, spec.id, question.id, repeat),
     repeat,
+    ...(spec.prompts ? { prompts: spec.prompts } : {}),
   });
   const started = performance.now();
   let result: StrategyResult = { answer: '', evidence: [], trace: [] };
   let error: string | null = null;
   let failure: unknown;
   try {
-    result = await getStrategy(spec.strategy).run(toQuestionInput(question), ctx, spec.params);
+    result = await (env.strategyFor ?? ((s: StrategySpec) => getStrategy(s.strategy)))(spec).run(toQuestionInput(question), ctx, spec.params);
   } catch (err) {
     // A budget refusal that escaped the strategy is not an error: the record says which ran out.
     if (!isBudgetExhausted(err)) {

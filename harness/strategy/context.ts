@@ -39,6 +39,8 @@ export interface StrategyContext {
   readonly seed: number;
   doc(docId: string): DocTree;
   node(docId: string, nodeId: string): TreeNode;
+  /** Prompt templates replacing the strategy's own (the config entry's `prompts:`), by prompt name. */
+  readonly prompts?: Readonly<Record<string, string>>;
   /** False once the run's provider knows its server refuses native tools (absent: unknown, try). */
   toolsSupported?(): boolean;
 }

@@ -90,8 +90,8 @@ export class OfflineReasoner implements ChatProvider {
  * tools offered natively or in its text protocol) is played by offline-agent.ts, anything else
  * answered by `respond`. Pure; the loopback test server calls it with what came over HTTP.
  */
-export function respondChat(messages: ChatMessage[], opts: Pick<ChatOptions, 'maxTokens' | 'tools' | 'toolChoice'> = {}): AgentReply {
-  return playAgent(messages, opts.tools, opts.toolChoice, solveTask) ?? { text: respond(messages, opts.maxTokens) };
+export function respondChat(messages: ChatMessage[], opts: Pick<ChatOptions, 'maxTokens' | 'tools' | 'toolChoice' | 'json'> = {}): AgentReply {
+  return playAgent(messages, opts.tools, opts.toolChoice, solveTask) ?? { text: respond(messages, opts.maxTokens, opts.json) };
 }
 
 /** One task payload's answer object, or null for a payload it cannot answer. */
@@ -104,18 +104,21 @@ function solveTask(payload: PromptPayload): object | null {
 }
 
 /**
- * The reasoner's reply to a conversation, as text: the JSON answer of the payload's task, or a
- * plain-text refusal when there is no payload. Pure. When the last user message has no payload
- * (e.g. a retry that only says "reply with JSON"), the latest earlier user message that has one
- * is answered, as a model reading the whole conversation would.
+ * The reasoner's reply to a conversation, as text: the JSON answer of the payload's task. When the
+ * last user message has no payload (e.g. a retry that only says "reply with JSON"), the latest
+ * earlier user message that has one is answered, as a model reading the whole conversation would.
+ * A prompt with no treebench payload at all, or one naming a task it does not know (a plugin's own
+ * prompt, through the model gateway), gets the generic reply: the prompt's sentences most
+ * relevant to its question (genericReply). A known task whose payload has the wrong shape gets a
+ * plain-text refusal, like a confused model. Pure.
  */
-export function respond(messages: ChatMessage[], maxTokens?: number): string {
+export function respond(messages: ChatMessage[], maxTokens?: number, json?: boolean): string {
   let payload: PromptPayload | null = null;
   for (let end = messages.length; end > 0 && !payload; end--) {
     if (messages[end - 1].role !== 'user') continue;
     payload = extractPayload(messages.slice(0, end));
   }
-  if (!payload) return CANNOT_PARSE;
+  if (!payload || !KNOWN_TASKS.has(payload.task)) return messages.length ? genericReply(messages, maxTokens, json) : CANNOT_PARSE;
   let answer: object | null;
   try {
     answer = dispatch(payload);
@@ -124,6 +127,36 @@ export function respond(messages: ChatMessage[], maxTokens?: number): string {
   }
   if (!answer) return CANNOT_PARSE;
   return fitToTokens(answer, maxTokens);
+}
+
+const KNOWN_TASKS = new Set<string>(['select-documents', 'select-nodes', 'choose-children', 'sufficiency', 'estimate-values', 'reward', 'answer', 'summarize']);
+const GENERIC_SENTENCES = 3;
+
+/**
+ * The reply to a prompt the reasoner has no task for: its question is the last line of the user
+ * messages that asks one ("Question: ..." or a line ending in "?"; else the last user line), and
+ * the answer is the up to three sentences of the whole conversation that match it best by BM25
+ * (the question's own line left out), in the order they appear — "Not found in the provided
+ * context." when nothing matches. With `json` the reply is {"answer": "..."}. Deterministic: the
+ * same messages always get the same reply.
+ */
+export function genericReply(messages: ChatMessage[], maxTokens?: number, json?: boolean): string {
+  const userLines = messages.filter((m) => m.role === 'user').flatMap((m) => m.content.split(/\r?\n/)).map((l) => l.trim()).filter(Boolean);
+  const asked = [...userLines].reverse().find((l) => /^(question|q)\s*[:：]/i.test(l) || /\?\s*$/.test(l)) ?? userLines[userLines.length - 1] ?? '';
+  const question = asked.replace(/^(question|q)\s*[:：]\s*/i, '');
+  const q = questionTerms(question);
+  const sents: string[] = [];
+  for (const m of messages) {
+    if (m.role === 'assistant') continue;
+    for (const sent of splitSentences(m.content)) if (!asked.includes(sent) && !sent.includes(asked)) sents.push(sent);
+  }
+  const scores = q.length ? bm25Scores(q, sents.map((x) => tokenize(x))) : [];
+  const best = ranked(scores).filter((i) => scores[i] > 0).slice(0, GENERIC_SENTENCES).sort((a, b) => a - b);
+  const qSet = new Set(q);
+  const wantNumber = ASKS_NUMBER.test(question);
+  let answer = best.length ? best.map((i) => clip(sents[i], qSet, wantNumber)).join(' ') : NOT_FOUND;
+  if (maxTokens && maxTokens > 0 && answer.length > maxTokens * 4) answer = answer.slice(0, maxTokens * 4);
+  return json ? JSON.stringify({ answer }) : answer;
 }
 
 function dispatch(p: PromptPayload): object | null {

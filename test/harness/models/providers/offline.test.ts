@@ -47,14 +47,32 @@ describe('OfflineReasoner basics', () => {
     expect(JSON.parse(res.text)).toMatchObject({ reward: 1 });
   });
 
-  it('replies in plain text when there is no payload or an unknown task', () => {
-    expect(respond([{ role: 'user', content: 'Hello there' }])).toBe(CANNOT_PARSE);
+  it('answers a prompt it has no task for with the sentences most relevant to its question', () => {
     expect(respond([])).toBe(CANNOT_PARSE);
-    const unknown = buildPrompt({ task: 'reward', question: 'q', passage: { doc_id: 'd', node_id: 'n', title: 't', text: 'x' } });
+    const prompt: ChatMessage[] = [
+      { role: 'system', content: 'You answer questions about a phone manual. Be brief.' },
+      {
+        role: 'user',
+        content: 'Context:\nThe battery charges in about two hours with the supplied adapter. The screen is 6.1 inches. Wireless charging needs a Qi pad.\n\nQuestion: How long does the battery take to charge?',
+      },
+    ];
+    const text = respond(prompt);
+    expect(text).toContain('The battery charges in about two hours');
+    expect(text).not.toContain('6.1 inches');
+    expect(text).not.toContain('How long does'); // the question is not its own answer
+    expect(respond(prompt)).toBe(text); // deterministic
+    expect(JSON.parse(respond(prompt, undefined, true))).toEqual({ answer: text });
+    // Nothing in the prompt matches: not found, never an invented answer.
+    expect(respond([{ role: 'user', content: 'Context: The sky is blue.\nQuestion: Who won the 1998 World Cup?' }])).toBe(NOT_FOUND);
+    expect(respond([{ role: 'user', content: 'Hello there' }])).toBe(NOT_FOUND);
+  });
+
+  it('gives the generic reply to a payload naming a task it does not know', () => {
+    const unknown = buildPrompt({ task: 'reward', question: 'How is the battery charged?', passage: { doc_id: 'd', node_id: 'n', title: 't', text: 'The battery is charged over USB-C.' } });
     unknown[1].content = unknown[1].content.replace('"task": "reward"', '"task": "dance"');
     const text = respond(unknown);
-    expect(text).toBe(CANNOT_PARSE);
-    expect(() => JSON.parse(text)).toThrow();
+    expect(text).not.toBe(CANNOT_PARSE);
+    expect(() => JSON.parse(text)).toThrow(); // plain text, as asked (no json option)
   });
 
   it('answers the earlier payload when a retry message carries none', () => {

@@ -1,0 +1,225 @@
+// A persistent worker process (`command: [python3, ./retriever.py]`) speaking the strategy
+// protocol over JSON lines: one request object per line on its stdin, one response object per
+// line on its stdout, each response naming the `questionId` it answers. Several questions are in
+// flight at once (the worker answers them in any order); two requests with the same questionId
+// (repeats) are never in flight together, so the id alone matches a reply to its request.
+//
+// What can go wrong, and what becomes of it:
+//   - a reply that is not JSON, not an object or names no question in flight: logged; when only
+//     one question is in flight it is that question's protocol error;
+//   - a question not answered within `timeoutMs`: an error record (a late reply is ignored);
+//   - the worker exits: a new process is started for the next request. A question that was in
+//     flight beside others when it exited is sent again, alone (nothing else in flight), so that
+//     only the question that crashes the worker on its own gets the error record; after
+//     `maxCrashes` exits in a row without one answer, later requests fail at once instead of
+//     restarting it forever;
+//   - a command that cannot start (no such program): an error before the run starts.
+// stderr goes to a log file in the run folder, with secrets redacted.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+import { redactSecrets } from '../models/secrets.ts';
+import { ProtocolError } from './protocol.ts';
+
+export interface WorkerOptions {
+  /** Program and arguments. */
+  argv: string[];
+  cwd: string;
+  env?: Record<string, string>;
+  /** Where stderr is appended. */
+  logPath: string;
+  /** Label in messages: the strategy id and the config field. */
+  label: string;
+  /** Exits in a row without an answer before the worker is given up. Default 3. */
+  maxCrashes?: number;
+  /** Longest stdout line accepted (characters). Default 64 MiB. */
+  maxLineChars?: number;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/** Error of a question the worker did not answer (exit, timeout, broken reply). */
+export class WorkerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WorkerError';
+  }
+}
+
+/** The worker exited while the question was in flight. */
+class WorkerCrash extends WorkerError {}
+
+const STDERR_TAIL = 600;
+
+export class StrategyWorker {
+  private child: ChildProcessWithoutNullStreams | null = null;
+  private readonly pending = new Map<string, Pending>();
+  /** Requests waiting because a request with the same questionId is in flight. */
+  private readonly waiting = new Map<string, Array<() => void>>();
+  private readonly log: WriteStream;
+  private stderrTail = '';
+  private crashes = 0;
+  private closed = false;
+  private brokenReason: string | null = null;
+  /** Waiting for nothing to be in flight. */
+  private drainWaiters: Array<() => void> = [];
+  /** Requests sent alone after a crash, queued or in flight: others wait until they are done. */
+  private exclusive = 0;
+  private exclusiveTail: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: WorkerOptions) {
+    mkdirSync(dirname(opts.logPath), { recursive: true });
+    this.log = createWriteStream(opts.logPath, { flags: 'a' });
+  }
+
+  /** Starts the process and waits until it is running; a program that cannot start is an error here. */
+  async start(): Promise<void> {
+    await this.spawnChild();
+  }
+
+  private spawnChild(): Promise<void> {
+    const [program, ...args] = this.opts.argv;
+    const child = spawn(program!, args, { cwd: this.opts.cwd, env: { ...process.env, ...this.opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = child;
+    child.stdin.on('error', () => {}); // a worker that exits mid-write: its 'exit' handler reports it
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      const text = redactSecrets(chunk);
+      this.log.write(text);
+      this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
+    });
+    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    lines.on('line', (line) => this.onLine(line));
+    child.on('exit', (code, signal) => this.onExit(child, code, signal));
+    return new Promise((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (err) => {
+        this.child = null;
+        reject(new WorkerError(`${this.opts.label}: cannot start \`${this.opts.argv.join(' ')}\` in ${this.opts.cwd}: ${err.message}`));
+      });
+    });
+  }
+
+  private onLine(line: string): void {
+    if (!line.trim()) return;
+    const max = this.opts.maxLineChars ?? 64 * 1024 * 1024;
+    let reply: unknown;
+    let problem: string | null = null;
+    if (line.length > max) problem = `a reply line of ${line.length} characters (at most ${max})`;
+    else {
+      try {
+        reply = JSON.parse(line);
+      } catch {
+        problem = `a stdout line that is not JSON: ${JSON.stringify(line.slice(0, 120))}`;
+      }
+    }
+    const id = !problem && typeof reply === 'object' && reply !== null ? (reply as Record<string, unknown>).questionId : undefined;
+    if (!problem && typeof id === 'string' && !this.pending.has(id)) {
+      // A late reply (after its timeout) or one for a question never asked: not anyone's answer.
+      this.log.write(`[treebench] protocol: a reply for question ${JSON.stringify(id)}, which is not in flight (late, or never asked): ignored\n`);
+      return;
+    }
+    if (!problem && typeof id !== 'string') problem = 'a reply without a string "questionId"';
+    if (problem) {
+      this.log.write(`[treebench] protocol: ${problem}\n`);
+      // With one question in flight the broken line can only be its reply; with more, the
+      // question it was meant for times out.
+      if (this.pending.size === 1) {
+        const [only] = this.pending.keys();
+        this.settle(only!, new ProtocolError(`the worker wrote ${problem}`, reply !== undefined && id === undefined ? 'questionId' : undefined));
+      }
+      return;
+    }
+    this.crashes = 0;
+    this.settle(id as string, reply);
+  }
+
+  private onExit(child: ChildProcessWithoutNullStreams, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.child === child) this.child = null;
+    if (this.closed) return;
+    this.crashes++;
+    const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
+    const tail = this.stderrTail.trim() ? `; stderr ends: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
+    this.log.write(`[treebench] worker ${how}\n`);
+    if (this.crashes >= (this.opts.maxCrashes ?? 3)) this.brokenReason = `the worker ${how} ${this.crashes} times in a row without answering${tail}`;
+    for (const id of [...this.pending.keys()]) this.settle(id, new WorkerCrash(`the worker ${how} while answering this question${tail}`));
+  }
+
+  private settle(id: string, outcome: unknown): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    if (outcome instanceof Error) p.reject(outcome);
+    else p.resolve(outcome);
+    this.waiting.get(id)?.shift()?.();
+    if (this.waiting.get(id)?.length === 0) this.waiting.delete(id);
+    if (this.pending.size === 0) for (const wake of this.drainWaiters.splice(0)) wake();
+  }
+
+  /** Sends one request and waits for its reply (the parsed JSON object) or an error. */
+  async request(questionId: string, request: object, timeoutMs: number): Promise<unknown> {
+    while (this.pending.has(questionId)) await new Promise<void>((resolve) => this.waiting.set(questionId, [...(this.waiting.get(questionId) ?? []), resolve]));
+    while (this.exclusive > 0) await this.exclusiveTail;
+    try {
+      return await this.attempt(questionId, request, timeoutMs);
+    } catch (err) {
+      if (!(err instanceof WorkerCrash)) throw err;
+    }
+    // It was in flight when the worker exited, maybe beside the question that made it exit: again,
+    // alone. An exit now is its own.
+    return this.alone(() => this.attempt(questionId, request, timeoutMs));
+  }
+
+  private async alone<T>(fn: () => Promise<T>): Promise<T> {
+    this.exclusive++;
+    const before = this.exclusiveTail;
+    let release!: () => void;
+    this.exclusiveTail = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await before;
+      while (this.pending.size > 0) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+      return await fn();
+    } finally {
+      this.exclusive--;
+      release();
+    }
+  }
+
+  private async attempt(questionId: string, request: object, timeoutMs: number): Promise<unknown> {
+    if (this.closed) throw new WorkerError(`${this.opts.label}: the run is closing`);
+    if (this.brokenReason) throw new WorkerError(this.brokenReason);
+    if (!this.child) await this.spawnChild();
+    const child = this.child!;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.log.write(`[treebench] question "${questionId}" timed out after ${timeoutMs} ms\n`);
+        this.settle(questionId, new WorkerError(`no reply within ${timeoutMs} ms (timeoutMs)`));
+      }, timeoutMs);
+      this.pending.set(questionId, { resolve, reject, timer });
+      child.stdin.write(`${JSON.stringify(request)}\n`);
+    });
+  }
+
+  /** Closes stdin (the worker should exit), then terminates it if it does not within `graceMs`. */
+  async close(graceMs = 2000): Promise<void> {
+    this.closed = true;
+    for (const id of [...this.pending.keys()]) this.settle(id, new WorkerError('the run is closing'));
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.stdin.end();
+      const timer = setTimeout(() => child.kill('SIGTERM'), graceMs);
+      const hard = setTimeout(() => child.kill('SIGKILL'), graceMs * 2);
+      await exited;
+      clearTimeout(timer);
+      clearTimeout(hard);
+    }
+    await new Promise<void>((resolve) => this.log.end(resolve));
+  }
+}

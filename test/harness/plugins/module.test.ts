@@ -1,0 +1,107 @@
+// In-process plugins (`module:`) and the strategy entries of a config: what loads, and the errors
+// a user gets for what does not, each naming the field and the file.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runBenchmark } from '../../../index.ts';
+import { validateConfig } from '../../../harness/config/runConfig.ts';
+import { configHashOf } from '../../../harness/config/overrides.ts';
+
+const INDEX = new URL('../../../index.ts', import.meta.url).pathname;
+
+function dir(files: Record<string, string>): string {
+  const d = mkdtempSync(join(tmpdir(), 'treebench-module-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(d, name), text);
+  return d;
+}
+
+const base = (d: string, strategies: unknown[]) => ({
+  name: 'module-test',
+  dataset: { format: 'sample' },
+  strategies,
+  run: { outDir: join(d, 'runs') },
+  index: { cache: { enabled: false } },
+  reports: [],
+});
+
+const PLUGIN = `
+import { defineStrategy, z } from '${INDEX}';
+export default defineStrategy({
+  name: 'first-hit',
+  params: z.object({ k: z.number().int().min(1).default(2) }).strict(),
+  async run(request, ctx) {
+    const hits = await ctx.valueSearch(request.question, { topK: request.params.k });
+    const reply = await ctx.chat([{ role: 'user', content: 'Question: ' + request.question + '\\n' + hits.map((h) => h.text).join('\\n') }]);
+    return { answer: reply.text, evidence: [...hits.map((h) => ({ docId: h.docId, nodeId: h.nodeId })), { docId: 'nope', nodeId: 'x' }] };
+  },
+});
+`;
+
+describe('module plugins', () => {
+  it('run in-process with the metered context, params parsed by their schema', async () => {
+    const d = dir({ 'plugin.ts': PLUGIN });
+    const out = await runBenchmark(base(d, [{ id: 'mine', module: './plugin.ts', params: { k: 1 } }]), { baseDir: d, limit: 3 });
+    for (const r of out.records) {
+      expect(r.error).toBeNull();
+      expect(r.calls).toBe(1);
+      expect(r.embedCalls).toBe(1);
+      expect(r.evidence).toHaveLength(1); // the unknown node is dropped and counted
+      expect(r.parseFailures).toBe(1);
+      expect(r.trace.some((t) => t.action === 'skip' && /evidence\[1\] names no node/.test(t.reason ?? ''))).toBe(true);
+    }
+  }, 30_000);
+
+  it('refuses params that break the schema, naming the field and the plugin file', async () => {
+    const d = dir({ 'plugin.ts': PLUGIN });
+    await expect(runBenchmark(base(d, [{ id: 'mine', module: './plugin.ts', params: { k: 0 } }]), { baseDir: d, limit: 1 })).rejects.toThrow(/strategies\[0\]\.params\.k: .*first-hit, .*plugin\.ts/);
+  });
+
+  it('says what is wrong with a module that is not a plugin', async () => {
+    const d = dir({ 'plain.mjs': 'export default { name: "x", run() {} };\n', 'none.mjs': 'export const x = 1;\n', 'broken.mjs': 'export default (;\n' });
+    await expect(runBenchmark(base(d, [{ id: 'a', module: './plain.mjs' }]), { baseDir: d })).rejects.toThrow(/strategies\[0\]\.module: .*plain\.mjs: its default export is an object not made with defineStrategy/);
+    await expect(runBenchmark(base(d, [{ id: 'a', module: './none.mjs' }]), { baseDir: d })).rejects.toThrow(/it has no default export/);
+    await expect(runBenchmark(base(d, [{ id: 'a', module: './broken.mjs' }]), { baseDir: d })).rejects.toThrow(/broken\.mjs failed to load: .*(SyntaxError|invalid JS syntax)/); // (vitest parses it itself)
+  });
+});
+
+describe('strategy entries', () => {
+  const d = dir({ 'plugin.ts': PLUGIN, 'w.py': 'print(1)\n', 'p.md': 'Pick at most {{max_nodes}} nodes for {{question}}.' });
+  const errorOf = (strategies: unknown[]) => {
+    try {
+      validateConfig(base(d, strategies), () => 'x.yaml', d);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return '';
+  };
+
+  it('tells the doors apart and names what is wrong with each', () => {
+    expect(errorOf([{ id: 'a', module: './plugin.ts', command: ['python3'] }])).toMatch(/strategies\[0\]: give one of `module`, `command`, not several/);
+    expect(errorOf([{ id: 'a', params: {} }])).toMatch(/strategies\[0\]: name the strategy with one of `strategy: <built-in>`, `module: \.\/file\.ts`/);
+    expect(errorOf([{ module: './missing.ts' }])).toMatch(/strategies\[0\]\.module: \.\/missing\.ts: no such file/);
+    expect(errorOf([{ command: ['python3', './w.py'] }])).toMatch(/strategies\[0\]\.id: /);
+    expect(errorOf([{ id: 'w', command: 'python3 ./w.py' }])).toMatch(/strategies\[0\]\.command: expected the program and its arguments as a list/);
+    expect(errorOf([{ id: 'u', url: 'ftp://x' }])).toMatch(/strategies\[0\]\.url: expected an http:\/\/ or https:\/\/ URL/);
+    expect(errorOf([{ id: 'u', url: 'http://127.0.0.1:1/x', tiemoutMs: 5 }])).toMatch(/strategies\[0\]: Unrecognized key: "tiemoutMs"/);
+    expect(errorOf(['./plugin/dir/x'])).toMatch(/no such file/); // a path-looking string is a module
+    expect(errorOf(['vectr'])).toMatch(/unknown strategy "vectr"/);
+  });
+
+  it('accepts a module path as a bare string, with its file name as id', () => {
+    const { strategies } = validateConfig(base(d, ['./plugin.ts', 'vector']), () => 'x.yaml', d);
+    expect(strategies.map((s) => [s.id, s.strategy, s.source?.kind ?? 'builtin'])).toEqual([
+      ['plugin', 'module:./plugin.ts', 'module'],
+      ['vector', 'vector', 'builtin'],
+    ]);
+  });
+
+  it('hashes the plugin files and prompt templates into the config hash', () => {
+    const a = validateConfig(base(d, [{ id: 'w', command: ['python3', './w.py'] }]), () => 'x', d);
+    writeFileSync(join(d, 'w.py'), 'print(2)\n');
+    const b = validateConfig(base(d, [{ id: 'w', command: ['python3', './w.py'] }]), () => 'x', d);
+    expect(Object.keys(a.sources!)).toEqual(['w.py']);
+    expect(configHashOf(a)).not.toBe(configHashOf(b));
+    expect(configHashOf({ config: a.config })).toBe(configHashOf({ config: b.config })); // the YAML alone is the same
+  });
+});

@@ -58,6 +58,7 @@ import { subtreeScores, type SubtreeScores } from './shared/subtreeScores.ts';
 import { childViews, clip, indexDoc, nodeText, type DocIndex } from './shared/tree.ts';
 import { assessOutline, flattenPoorLevels, type OutlineQualityOptions } from '../harness/trees/outlineQuality.ts';
 import { buildOutline, pageOutline, QUALIFIER } from './node-list.ts';
+import { promptInfo } from './prompts.ts';
 
 const params = z
   .object({
@@ -168,6 +169,7 @@ export const hybridBeamStrategy: Strategy<HybridBeamParams> = {
   name: 'hybrid-beam',
   description:
     'Value search and model outline search feed one deduplicated node queue; a beam expands or opens the best nodes per round, and a sufficiency check stops the search or steers the next round.',
+  prompts: promptInfo(['select-documents', 'select-nodes', 'choose-children', 'sufficiency', 'answer']),
   params,
   run(question, ctx, p) {
     return new BeamSearch(question, ctx, p).run();

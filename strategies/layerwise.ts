@@ -25,6 +25,7 @@ import { asStringList, parseJsonObject } from '../harness/protocol/jsonReply.ts'
 import { subtreeScores, type SubtreeScores } from './shared/subtreeScores.ts';
 import { childViews, indexDoc, isLeaf } from './shared/tree.ts';
 import { isBudgetExhausted } from '../harness/run/budget.ts';
+import { promptInfo } from './prompts.ts';
 
 const params = z
   .object({
@@ -139,6 +140,7 @@ export const layerwiseStrategy: Strategy<LayerwiseParams> = {
   name: 'layerwise',
   description:
     'Level-by-level descent: the model picks up to maxPerLevel children per level (or NONE / __self__), several branches explored down to maxDepth; small flat documents are taken whole with no call.',
+  prompts: promptInfo(['select-documents', 'choose-children', 'answer']),
   params,
   async run(question, ctx, p) {
     const trace = new Trace();

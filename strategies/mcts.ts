@@ -37,6 +37,7 @@ import { emptySubtreeScores, subtreeScores, type SubtreeScores } from './shared/
 import { childViews, indexDoc, isLeaf, nodeText } from './shared/tree.ts';
 import { isBudgetExhausted } from '../harness/run/budget.ts';
 import { seededRandom } from '../harness/run/context.ts';
+import { promptInfo } from './prompts.ts';
 
 const params = z
   .object({
@@ -115,6 +116,7 @@ export const mctsStrategy: Strategy<MctsParams> = {
   name: 'mcts',
   description:
     'Monte Carlo tree search over the outline: PUCT with value-search priors, one estimate-values call per expansion, a cached reward call per read node; evidence = most visited read nodes.',
+  prompts: promptInfo(['select-documents', 'estimate-values', 'reward', 'answer']),
   params,
   async run(question, ctx, p) {
     const trace = new Trace();

@@ -13,6 +13,7 @@ import { openNode, rankEvidence, Trace } from './shared/evidence.ts';
 import { asStringList } from '../harness/protocol/jsonReply.ts';
 import { indexDoc, toOutline } from './shared/tree.ts';
 import { isBudgetExhausted } from '../harness/run/budget.ts';
+import { promptInfo } from './prompts.ts';
 
 const params = z
   .object({
@@ -85,6 +86,7 @@ function outlinePages(corpus: Corpus, docs: DocTree[], maxTokens: number, count:
 export const nodeListStrategy: Strategy<NodeListParams> = {
   name: 'node-list',
   description: 'PageIndex one-shot search: the whole outline in one prompt, open the returned nodes, answer (2 calls; more when the outline is paged).',
+  prompts: promptInfo(['select-documents', 'select-nodes', 'answer']),
   params,
   async run(question, ctx, p) {
     const trace = new Trace();

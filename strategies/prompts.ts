@@ -3,6 +3,7 @@
 // the offline reasoner (harness/models/providers/offline.ts) reads only that payload — never gold data.
 // The payload shapes and the fence are harness/protocol/tasks.ts's (the offline reasoner reads them too).
 import type { ChatMessage } from '../harness/types.ts';
+import type { PromptInfo } from '../harness/strategy/strategy.ts';
 import { taskMessage, type TaskName, type PromptPayload } from '../harness/protocol/tasks.ts';
 
 export type { ChildView, OutlineNode, Passage, PromptPayload, TaskAnswers, TaskName } from '../harness/protocol/tasks.ts';
@@ -55,7 +56,53 @@ const INSTRUCTIONS: Record<StrategyTask, string> = {
   ].join('\n'),
 };
 
-/** Builds the two messages of a task prompt. */
-export function buildPrompt(payload: StrategyPayload): ChatMessage[] {
-  return [{ role: 'system', content: INSTRUCTIONS[payload.task] }, taskMessage(payload)];
+/**
+ * The `{{variables}}` a template of each task's prompt may use: the payload's fields, plus
+ * `{{default}}`, the built-in instruction itself (so a template can add to it rather than
+ * replace it).
+ */
+export const PROMPT_VARIABLES: Record<StrategyTask, readonly string[]> = {
+  'select-documents': ['question', 'documents', 'max_docs'],
+  'select-nodes': ['question', 'doc_id', 'doc_title', 'outline', 'max_nodes', 'page'],
+  'choose-children': ['question', 'doc_id', 'doc_title', 'parent', 'children', 'max_picks', 'allow_self', 'missing_aspects'],
+  sufficiency: ['question', 'evidence', 'unexplored'],
+  'estimate-values': ['question', 'doc_id', 'doc_title', 'parent', 'children'],
+  reward: ['question', 'passage'],
+  answer: ['question', 'choices', 'context'],
+};
+
+const PROMPT_DESCRIPTIONS: Record<StrategyTask, string> = {
+  'select-documents': 'choose the documents to search (docSelect: llm)',
+  'select-nodes': 'choose nodes from a whole outline',
+  'choose-children': 'choose which children of a node to descend into',
+  sufficiency: 'decide whether the evidence so far answers the question',
+  'estimate-values': 'estimate how likely each child holds the answer',
+  reward: 'score how well one passage answers the question',
+  answer: 'answer from the evidence',
+};
+
+/** The prompts a strategy sends, for its `prompts` list (configs may replace them: `prompts: { <task>: ./file.md }`). */
+export function promptInfo(tasks: readonly StrategyTask[]): PromptInfo[] {
+  return tasks.map((name) => ({ name, description: PROMPT_DESCRIPTIONS[name], variables: [...PROMPT_VARIABLES[name], 'default'] }));
+}
+
+/** A template with its `{{variables}}` filled from the payload: text as is, numbers and flags as written, lists and objects as JSON. */
+export function renderTemplate(template: string, payload: StrategyPayload): string {
+  const fields = payload as unknown as Record<string, unknown>;
+  return template.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_m, name: string) => {
+    if (name === 'default') return INSTRUCTIONS[payload.task];
+    const v = fields[name];
+    if (v === undefined || v === null) return '';
+    return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v, null, 1);
+  });
+}
+
+/**
+ * Builds the two messages of a task prompt: the instruction (or the config's template for this
+ * task, filled in) as the system message, then the task and its inputs as one JSON payload —
+ * the part the offline reasoner reads, which a template never replaces.
+ */
+export function buildPrompt(payload: StrategyPayload, templates?: Readonly<Record<string, string>>): ChatMessage[] {
+  const template = templates?.[payload.task];
+  return [{ role: 'system', content: template ? renderTemplate(template, payload) : INSTRUCTIONS[payload.task] }, taskMessage(payload)];
 }

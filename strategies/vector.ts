@@ -8,6 +8,7 @@ import type { Strategy } from './types.ts';
 import { answerFromEvidence } from './shared/answer.ts';
 import { nodeKey, openNode, pagesOfPassages, rankEvidence, Trace } from './shared/evidence.ts';
 import { isBudgetExhausted } from '../harness/run/budget.ts';
+import { promptInfo } from './prompts.ts';
 
 const params = z
   .object({
@@ -23,6 +24,7 @@ export type VectorParams = z.infer<typeof params>;
 export const vectorStrategy: Strategy<VectorParams> = {
   name: 'vector',
   description: 'Embed chunks of node text, take the cosine top-k, answer from the chunks (1 answer call).',
+  prompts: promptInfo(['answer']),
   params,
   async run(question, ctx, p) {
     const trace = new Trace();

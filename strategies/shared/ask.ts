@@ -1,4 +1,5 @@
-// One structured question to the model with a strategy's task prompt (strategies/prompts.ts):
+// One structured question to the model with a strategy's task prompt (strategies/prompts.ts, or
+// the config's template for that task: ctx.prompts):
 // the shared loop of harness/protocol/ask.ts (metered call, JSON parse, validate, one retry).
 import type { StrategyContext } from '../types.ts';
 import { buildPrompt, type StrategyPayload, type StrategyTask, type TaskAnswers } from '../prompts.ts';
@@ -16,5 +17,5 @@ export function ask<K extends StrategyTask>(
   validate: Validator<TaskAnswers[K]>,
   opts: AskOptions = {},
 ): Promise<AskResult<TaskAnswers[K]>> {
-  return askJson(ctx, payload.task, buildPrompt(payload), validate, opts);
+  return askJson(ctx, payload.task, buildPrompt(payload, ctx.prompts), validate, opts);
 }

@@ -60,7 +60,7 @@ describe('the model gateway', () => {
       const before = gw.requestsServed;
       const refused = await client.chat.completions.create({ model: 'x', messages: [{ role: 'user', content: 'Question: two?' }] }).catch((e: unknown) => e as { status: number; code: string; message: string });
       expect(refused).toMatchObject({ status: 429, code: 'budget_calls' });
-      expect((refused as Error).message).toMatch(/budget "calls" exhausted/);
+      expect((refused as unknown as Error).message).toMatch(/budget "calls" exhausted/);
       expect(gw.requestsServed - before).toBe(1); // x-should-retry: false — the SDK did not retry
       expect(ctx.calls).toHaveLength(1);
       expect(ctx.budget.exhausted).toBe('calls');

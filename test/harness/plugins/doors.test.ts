@@ -147,6 +147,16 @@ serve_json_lines(answer, sys.stdin, sys.stdout)
   }, 120_000);
 });
 
+describe('a module over a real vector database', () => {
+  it('keeps its vectors in LanceDB in the run folder and is benchmarked like a built-in', async () => {
+    const dir = workspace();
+    const out = await runBenchmark(config(dir, [{ id: 'lancedb', module: './lancedb-module.ts', params: { topK: 3 } }]), { baseDir: dir, limit: 5 });
+    expect(out.records.every((r) => r.error === null && r.calls === 1 && r.evidence.length === 3)).toBe(true);
+    expect(readdirSync(join(out.runDir, 'lancedb'))).toContain('nodes.lance');
+    expect(out.records.some((r) => r.retrieval?.node && r.retrieval.node.recall > 0)).toBe(true);
+  }, 60_000);
+});
+
 describe('an HTTP service', () => {
   it('gets one POST per question and is benchmarked like a built-in; a service that is down stops the run resumably', async () => {
     const dir = workspace();

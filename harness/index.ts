@@ -3,11 +3,10 @@
 // versions without notice.
 //
 // Writing a strategy:   defineStrategy, z (zod, for params schemas), the protocol types
-// Writing a scorer:     defineScorer, ScorerInput
 // Reading results:      RunRecord, RunSummary, StrategySummary, RunManifest, the statistics
 export { z } from 'zod';
-export { defineScorer, defineStrategy } from './plugins/define.ts';
-export type { PluginRequest, ScorerInput, ScorerPlugin, ScorerPluginDefinition, StrategyPlugin, StrategyPluginDefinition } from './plugins/define.ts';
+export { defineStrategy } from './plugins/define.ts';
+export type { PluginRequest, StrategyPlugin, StrategyPluginDefinition } from './plugins/define.ts';
 export { PROTOCOL } from './plugins/protocol.ts';
 export type { CorpusFile, EvidenceRef, PageIndexNode, StrategyRequest, StrategyResponse, TraceStepInput } from './plugins/protocol.ts';
 export type { ChunkHit, StrategyContext, ValueSearchOptions } from './strategy/context.ts';

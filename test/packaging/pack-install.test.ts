@@ -69,7 +69,7 @@ describe.skipIf(!enabled)('npm pack, install in an empty folder, run the quickst
     console.log(`pack: ${size} bytes, ${files.length} files; installed node_modules: ${(bytes / 1024 / 1024).toFixed(1)} MB`);
   }, 600_000);
 
-  it('benchmarks a TypeScript module, a Python worker and an HTTP service beside vector, and types a user\'s code', async () => {
+  it('benchmarks a TypeScript module, a Python worker and an HTTP service beside vector, and types a user\'s plugin and script', async () => {
     const { app } = installed();
     // A .ts plugin needs tsx (an optional peer); type-checking needs TypeScript and Node's types.
     execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', 'tsx@4.23.15', 'typescript@5.9.3', '@types/node@20.19.43'], { cwd: app, stdio: 'pipe' });
@@ -107,11 +107,10 @@ describe.skipIf(!enabled)('npm pack, install in an empty folder, run the quickst
       service.kill();
     }
 
-    // A user's plugin, scorer and script compile against the installed package's types (strict)...
+    // A user's plugin and script compile against the installed package's types (strict)...
     const src = join(app, 'typed');
     mkdirSync(src);
     writeFileSync(join(src, 'plugin.ts'), "import { defineStrategy, z, type StrategyResponse } from 'treebench';\nexport default defineStrategy({\n  name: 'typed',\n  params: z.object({ k: z.number().default(3) }),\n  async run(request, ctx): Promise<StrategyResponse> {\n    const k: number = request.params.k;\n    const hits = await ctx.valueSearch(request.question, { topK: k });\n    const reply = await ctx.chat([{ role: 'user', content: request.question }]);\n    return { answer: reply.text, evidence: hits.map((h) => ({ docId: h.docId, nodeId: h.nodeId })) };\n  },\n});\n");
-    writeFileSync(join(src, 'scorer.ts'), "import { defineScorer, type ScorerInput } from 'treebench';\nexport default defineScorer({ name: 'answerLength', kind: 'mean', higherIsBetter: false, score: (r: ScorerInput) => r.answer.length });\n");
     writeFileSync(join(src, 'script.ts'), "import { runBenchmark, stats, type RunSummary } from 'treebench';\nconst { summary, runDir }: { summary: RunSummary; runDir: string } = await runBenchmark('node_modules/treebench/configs/quickstart.yaml', { limit: 2, onProgress: (p) => void p.done });\nconst ci = stats.wilson(3, 10);\nconsole.log(runDir, summary.strategies.length, ci);\n");
     const tsconfig = { compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', skipLibCheck: false, types: ['node'] }, include: ['*.ts'] };
     writeFileSync(join(src, 'tsconfig.json'), JSON.stringify(tsconfig));

@@ -1,7 +1,7 @@
 // The offline reasoner playing the agent: it decides from the question payload, the tool schemas
 // and the tool results in its messages — nothing else — the same way in both tool modes.
 import { describe, expect, it } from 'vitest';
-import { respondChat } from '../../../../harness/models/providers/offline.ts';
+import { genericReply, respondChat } from '../../../../harness/models/providers/offline.ts';
 import { buildAgentMessages, finalAnswerRequest, textToolResult, textToolRequest, type AgentPayload } from '../../../../strategies/agent/protocol.ts';
 import { toolSpecs } from '../../../../strategies/agent/tools.ts';
 import type { ChatMessage, ToolSpec } from '../../../../harness/types.ts';
@@ -98,6 +98,7 @@ describe('offline reasoner as the agent', () => {
   it('leaves conversations that are not an agent to the other tasks', () => {
     const reply = respondChat([{ role: 'user', content: textToolRequest('list_documents', {}) }]);
     expect(reply.toolCalls).toBeUndefined();
-    expect(reply.text).toMatch(/cannot parse/);
+    // No agent payload: the generic reply to a prompt without a task, not a tool call.
+    expect(reply.text).toBe(genericReply([{ role: 'user', content: textToolRequest('list_documents', {}) }]));
   });
 });

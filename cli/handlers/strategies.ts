@@ -16,7 +16,7 @@ function cmdStrategies(args: { format?: 'text' | 'json' } = {}): number {
   }
   for (const s of listStrategies()) {
     const defaults = s.params.safeParse({});
-    process.stdout.write(`${s.name}\n  ${s.description}\n  params (defaults): ${defaults.success ? JSON.stringify(defaults.data) : '(see README)'}\n`);
+    process.stdout.write(`${s.name}\n  ${s.description}\n  params (defaults): ${defaults.success ? JSON.stringify(defaults.data) : '(see docs/strategies.md)'}\n`);
   }
   return 0;
 }

@@ -28,6 +28,8 @@ describe.skipIf(!enabled)('npm pack, install in an empty folder, run the quickst
     expect(files).toContain('cli/main.js');
     expect(files).toContain('datasets/sample/questions.jsonl');
     expect(files).toContain('configs/quickstart.yaml');
+    // The README's guides travel with it, so its links work where the package is installed.
+    expect(files).toContain('docs/configs.md');
     expect(files.filter((f) => f.endsWith('.ts') || f.startsWith('test/') || f.startsWith('.ci/') || f.startsWith('bench/'))).toEqual([]);
 
     const app = mkdtempSync(join(tmpdir(), 'treebench-app-'));

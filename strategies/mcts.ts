@@ -4,7 +4,7 @@
 // until it reaches a node not yet evaluated, evaluates it with one model call, and backs the
 // value up the path (every node on it: N += 1, W += value, Q = W / N).
 //
-// Choices (documented in the README):
+// Choices (documented in docs/strategies.md):
 // - Priors P come from value search: chunk hits -> NodeScore -> each child's own score plus its
 //   descendants' (shared/subtreeScores.ts), normalised over siblings, uniform when no sibling
 //   has a hit, then mixed with a 10 % uniform share so no child is unreachable.

@@ -92,7 +92,7 @@ export const configSchema = z
       .object({
         chunkTokens: z.number().int().min(16).max(8192).default(256),
         overlap: z.number().int().min(0).default(32),
-        /** On-disk embedding cache: a second run embeds only chunks it has not seen (README, "Performance"). */
+        /** On-disk embedding cache: a second run embeds only chunks it has not seen (docs/performance.md). */
         cache: z
           .object({ enabled: z.boolean().default(true), dir: z.string().default('.treebench/embeddings') })
           .strict()
@@ -143,7 +143,7 @@ export const configSchema = z
       })
       .strict()
       .default({ f1Threshold: 0.5, numericRelTol: 0.01, k: 10 }),
-    /** On-disk response cache for chat calls (useful with paid models; see README). */
+    /** On-disk response cache for chat calls (useful with paid models; see docs/real-models.md). */
     cache: z
       .object({ enabled: z.boolean().default(false), dir: z.string().default('.treebench/cache') })
       .strict()

@@ -2,7 +2,7 @@
 // which fills a record's AnswerScores and picks the single verdict used for accuracy.
 //
 // ------------------------------------------------------------------------------------------
-// How `correct` is decided (README quotes this block)
+// How `correct` is decided (docs/scoring.md quotes this block)
 //
 //   1. Multiple choice (the question has `choices` and a `label`): correct = the chosen index
 //      equals the label. When the strategy returned no index, the answer text is read as a

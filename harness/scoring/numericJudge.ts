@@ -1,4 +1,4 @@
-// Numeric golds judged as a careful reader would (README "Scoring" quotes the rules).
+// Numeric golds judged as a careful reader would (docs/scoring.md quotes the rules).
 //
 // A gold is **numeric** when a number is what it says: a quantity (not a date part or a label)
 // in at most `shortAnswerWords` words, with at most two other content words and no arithmetic

@@ -212,7 +212,7 @@ export function headlineRecall(retrieval: RecordRetrieval | null | undefined): n
   return retrieval?.node?.recall ?? retrieval?.page?.recall ?? retrieval?.doc?.recall ?? null;
 }
 
-/** The default cutoff of ranked metrics (README promises nDCG@10). */
+/** The default cutoff of ranked metrics (docs/scoring.md promises nDCG@10). */
 export const DEFAULT_K = 10;
 
 /** `scoring.k` as a list: a number, a list, or nothing (the default). */

@@ -1,4 +1,4 @@
-// Yes/no answers judged by meaning (README "Scoring" quotes the rules).
+// Yes/no answers judged by meaning (docs/scoring.md quotes the rules).
 //
 // Gold: a gold is a yes/no gold when it opens with yes/no/true/false *as an answer*:
 //   - the question is known and asks for yes or no (opens with an auxiliary: is, does, has, can,

@@ -476,9 +476,11 @@ describe('financebench: upstream layout', () => {
   });
 });
 
-describe('README "Bring your own dataset": every worked config loads data of its shape', () => {
-  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('## Bring your own dataset'), readme.indexOf('\n## ', readme.indexOf('## Bring your own dataset') + 5));
+describe('docs/datasets.md "Bring your own dataset": every worked config loads data of its shape', () => {
+  const guide = fs.readFileSync(path.join(REPO, 'docs/datasets.md'), 'utf8');
+  const start = guide.indexOf('## Bring your own dataset');
+  const end = guide.indexOf('\n## ', start + 5);
+  const section = guide.slice(start, end < 0 ? undefined : end);
   const blocks = [...section.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
 
   it('has the four worked configs', () => {

@@ -1,4 +1,4 @@
-// The GitHub Actions workflows users copy (examples/github-actions/, also shown in README):
+// The GitHub Actions workflows users copy (examples/github-actions/, also shown in docs/ci-gating.md):
 // parsed and checked for the properties whose absence broke them before — hidden baseline
 // folders uploaded without include-hidden-files, `gh run` without `actions: read`, and
 // informational steps that could fail the job — and every treebench invocation is checked
@@ -100,11 +100,11 @@ describe('example GitHub Actions workflows', () => {
     }
   });
 
-  it('README shows the same workflows as the files', () => {
-    const readme = readFileSync('README.md', 'utf8');
+  it('docs/ci-gating.md shows the same workflows as the files', () => {
+    const guide = readFileSync('docs/ci-gating.md', 'utf8');
     for (const { file, text } of workflows) {
-      const block = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b!.startsWith(`# .github/workflows/${file}`));
-      expect(block, `README block for ${file}`).toBe(text);
+      const block = [...guide.matchAll(/```yaml workflow\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b!.startsWith(`# .github/workflows/${file}`));
+      expect(block, `docs/ci-gating.md block for ${file}`).toBe(text);
     }
   });
 });

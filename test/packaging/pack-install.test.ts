@@ -40,6 +40,8 @@ describe.skipIf(!enabled)('npm pack, install in an empty folder, run the quickst
     expect(files).toContain('index.d.ts');
     expect(files).toContain('datasets/sample/questions.jsonl');
     expect(files).toContain('configs/quickstart.yaml');
+    // The README's guides travel with it, so its links work where the package is installed.
+    expect(files).toContain('docs/configs.md');
     // TypeScript ships as declarations only; the plugin examples are sources by nature.
     expect(files.filter((f) => (f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('examples/')) || f.startsWith('test/') || f.startsWith('.ci/') || f.startsWith('bench/') || f.includes('__pycache__'))).toEqual([]);
     const bytes = duBytes(join(app, 'node_modules'));

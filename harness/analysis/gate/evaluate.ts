@@ -1,6 +1,6 @@
 // The gate's verdict: each rule × strategy passes, fails or is skipped.
 //
-// Semantics (documented in the README):
+// Semantics (documented in docs/ci-gating.md):
 //   - Quality rules (maxDrop): fail only when the drop (baseline − candidate) exceeds maxDrop
 //     AND the change is statistically significant (Holm-adjusted p < alpha; McNemar exact for
 //     correct/incorrect, paired permutation for continuous means). A drop of two questions in

@@ -7,7 +7,7 @@
 // fetch (WHATWG Request/Response objects, web streams, abort-signal plumbing) was the largest
 // single cost of a call. The SDK with p-limit against a loopback server, 4,000 calls at
 // concurrency 64 with a 3 KB prompt: 1.18–1.28 ms of CPU and 175–182 MB RSS with the built-in
-// fetch, 0.76–0.82 ms and 128–130 MB with this one (treebench's runner: README, "Performance").
+// fetch, 0.76–0.82 ms and 128–130 MB with this one (treebench's runner: docs/performance.md).
 //
 // What stays the same: the SDK builds every request (URL, headers, body) and reads every reply
 // (status, headers, JSON, errors), and its signal aborts the request (its timeout and the run's

@@ -46,7 +46,7 @@ export class ApproximateIndex {
       // approximate index need it.
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-        throw new UsageError(`this corpus (${store.size} dense chunks) uses the approximate index, which needs the "usearch" package: npm install usearch@2.26.2, or set index.approximate: false for exact search`);
+        throw new UsageError(`this corpus (${store.size} dense chunks) uses the approximate index, which needs the "usearch" package: npm install usearch@2.25.3, or set index.approximate: false for exact search`);
       }
       throw err;
     }

@@ -1,6 +1,6 @@
 // `treebench tree build | inspect | compare`: build a table of contents for PDFs (and Markdown),
 // measure a tree, and compare a built tree with a reference outline.
-import { writeFileAtomicSync } from '../../harness/files/atomicFile.ts';
+import { writeOutputFile } from '../../harness/files/output.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -83,7 +83,7 @@ async function cmdBuild(a: BuildArgs): Promise<number> {
   if (outIsDir) fs.mkdirSync(a.out, { recursive: true });
   for (const doc of docs) {
     const file = outIsDir ? path.join(a.out, a.format === 'pageindex' ? `${doc.docId}_structure.json` : `${doc.docId}.json`) : a.out;
-    writeFileAtomicSync(path.resolve(file), JSON.stringify(serialise(doc), null, 2) + '\n');
+    writeOutputFile(path.resolve(file), JSON.stringify(serialise(doc), null, 2) + '\n', 'json');
     const q = treeQuality(doc);
     process.stderr.write(`${forTerminal(doc.docId)}: ${q.source ?? 'headings'}, ${q.nodes} nodes, depth ${q.depth}${q.pages ? `, ${q.pagesCovered}/${q.pages} pages covered` : ''} -> ${file}\n`);
   }

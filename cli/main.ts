@@ -60,6 +60,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     return await runCommand(argv);
   } finally {
+    // A failed write reports its EPIPE on a later tick: let it arrive before looking.
+    await new Promise((done) => setImmediate(done));
     const note = closedBefore ? null : closedStreamNote();
     if (note) process.stderr.write(note);
     guard.release();

@@ -120,6 +120,13 @@ async function cmdRun(args: {
     const dollars = outcome.manifest.model.priced ? `$${sums.costUsd.toFixed(4)}` : 'unpriced';
     process.stderr.write(`ingestion: ${sums.nodes} node summaries written by the model, ${sums.calls} calls (${sums.cached} cached), ${sums.inputTokens + sums.outputTokens} tokens, ${dollars}; not in $/q (manifest.json ingestion)\n`);
   }
+  // A judge that could not grade (its server unreachable, no verdict) leaves records ungraded:
+  // said here, not only in the report, so a run that "passed" with no grades is noticed.
+  const ungraded = outcome.summary.strategies.reduce((n, s) => n + (s.judge?.errors ?? 0), 0);
+  if (ungraded > 0) {
+    const judged = outcome.summary.strategies.reduce((n, s) => n + (s.judge ? s.judge.n + s.judge.errors : 0), 0);
+    process.stderr.write(`warning: the LLM judge could not grade ${ungraded} of ${judged} records (their judge.error says why; \`treebench rejudge\` grades them again)\n`);
+  }
   process.stderr.write(`run folder: ${outcome.dir}\n`);
   return runExitCode(outcome, loaded, args.config);
 }

@@ -59,15 +59,16 @@ export function forJsonText(text: string): string {
 const OWN_STYLE = /(\x1b\[[0-9;]{0,32}m|\r?\x1b\[K)/;
 
 /**
- * What a stream guard writes to a terminal: forTerminal, except that where `style` is on (a
- * terminal, or FORCE_COLOR) colour codes and the progress line's erase-line survive. Nothing
- * else that acts does: no OSC (titles, hyperlinks), no cursor movement, no C1, no bidi control.
- * CRLF becomes LF, as in forTerminal.
+ * What the stream guard writes to stdout or stderr: every control and bidi character neutralised
+ * (forDocument: CRLF line ends stay, so `report --format csv > file.csv` keeps RFC 4180's), except
+ * that where `style` is on (a terminal, or FORCE_COLOR) the colour codes and the progress line's
+ * erase-line survive. Nothing else that acts does: no OSC (titles, hyperlinks), no cursor
+ * movement, no C1, no bidi control.
  */
 export function forTerminalStream(text: string, style: boolean): string {
-  if (!style || !text.includes('\x1b')) return forTerminal(text);
+  if (!style || !text.includes('\x1b')) return forDocument(text);
   return text
     .split(OWN_STYLE)
-    .map((part, i) => (i % 2 === 1 ? part : forTerminal(part)))
+    .map((part, i) => (i % 2 === 1 ? part : forDocument(part)))
     .join('');
 }

@@ -16,6 +16,7 @@ import { DataError } from '../datasets/errors.ts';
 import { consoleStyle } from '../reports/console.ts';
 import { COMMANDS, commandName } from './commands.ts';
 import type { Runner } from './runner.ts';
+import { closedStreamNote, guardStreams, streamClosed } from './streams.ts';
 
 export { markCommandProcess } from './heapGrowth.ts';
 
@@ -48,8 +49,26 @@ export async function buildCli(argv: string[], setExit: (code: number) => void):
   return cli;
 }
 
-/** Runs the CLI and returns the exit code (never calls process.exit, so tests can drive it). */
+/**
+ * Runs the CLI and returns the exit code (never calls process.exit, so tests can drive it).
+ * Everything written to stdout and stderr meanwhile goes through the stream guard (redacted,
+ * sanitised, and a closed pipe never stops the command: cli/streams.ts).
+ */
 export async function main(argv: string[]): Promise<number> {
+  const guard = guardStreams();
+  const closedBefore = streamClosed('stdout');
+  try {
+    return await runCommand(argv);
+  } finally {
+    // A failed write reports its EPIPE on a later tick: let it arrive before looking.
+    await new Promise((done) => setImmediate(done));
+    const note = closedBefore ? null : closedStreamNote();
+    if (note) process.stderr.write(note);
+    guard.release();
+  }
+}
+
+async function runCommand(argv: string[]): Promise<number> {
   let code = 0;
   try {
     await (await buildCli(argv, (c) => (code = c))).parseAsync();

@@ -22,6 +22,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DocTree, Question } from '../harness/types.ts';
+import { dataPath, escapeWarning } from '../harness/files/containment.ts';
 import { DataError, preview } from './errors.ts';
 import { byCodeUnit, exists, isDirectory, parseJson, readText } from './files.ts';
 import { loadQuestionSet, questionSetNotes, type LoadQuestionsOptions, type QuestionMappingInput } from './mapping.ts';
@@ -139,11 +140,17 @@ export async function loadFinanceBench(dir: string, opts: FinanceBenchOptions = 
   // Which referenced filings have a PDF (exact name first, then ignoring case).
   const onDisk = new Map<string, string>();
   for (const name of fs.readdirSync(pdfDir)) if (/\.pdf$/i.test(name)) onDisk.set(name.toLowerCase(), name);
+  // A doc_name is data: it names a file inside pdfDir and nowhere else (harness/files/containment.ts).
   const pdfOf = new Map<string, string | null>();
   for (const q of all) {
     for (const d of referencedDocs(q)) {
       if (pdfOf.has(d)) continue;
-      const exact = path.join(pdfDir, `${d}.pdf`);
+      const exact = dataPath(pdfDir, d, { suffix: '.pdf' });
+      if (!exact) {
+        warnings.push(escapeWarning(questionsFile, 'doc_name', d, pdfDir));
+        pdfOf.set(d, null);
+        continue;
+      }
       const loose = onDisk.get(`${d}.pdf`.toLowerCase());
       pdfOf.set(d, exists(exact) ? exact : loose ? path.join(pdfDir, loose) : null);
     }

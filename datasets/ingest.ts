@@ -12,8 +12,9 @@
 //   trees/<sha256(file sha, builder version, options)>.json.gz   the built tree with its summaries
 //                                                  and the warnings building it gave
 // Every cache file is written to a temporary name and renamed, so a killed run never leaves a
-// torn entry; an unreadable entry is a miss (and is overwritten). Document ids, titles and
-// descriptions are not part of the cached tree: they come from the caller on every load.
+// torn entry (its temporary file is swept by the next load); an unreadable entry is a miss (and
+// is overwritten). Document ids, titles and descriptions are not part of the cached tree: they
+// come from the caller on every load.
 // Markdown documents use the same folder and primitives (datasets/markdownIngest.ts: markdown/).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -21,6 +22,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { DocTree, IngestStats, TreeNode } from '../harness/types.ts';
 import { startProgress } from '../harness/run/progress.ts';
+import { sweepStaleTemps, writeViaTemp } from '../harness/files/tempFiles.ts';
 import { pageTextWarnings, readPdf, type PdfContent } from './pdf.ts';
 import { buildPdfTree, TREE_BUILDER_VERSION, type TreeBuildReport, type TreeChoice } from './treeBuild/index.ts';
 import { DataError } from './errors.ts';
@@ -85,10 +87,15 @@ export function readGz<T>(file: string): T | null {
 
 /** Writes a cache entry atomically (temporary file, then rename). */
 export function writeGz(file: string, value: unknown): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  fs.writeFileSync(tmp, zlib.gzipSync(JSON.stringify(value), { level: 6 }));
-  fs.renameSync(tmp, file);
+  writeViaTemp(file, zlib.gzipSync(JSON.stringify(value), { level: 6 }));
+}
+
+/**
+ * Removes the temporary files that runs killed while writing this cache left (content/, trees/,
+ * markdown/); called once per load before the cache is used.
+ */
+export function sweepIngestCache(dir: string | null | undefined): void {
+  if (dir) sweepStaleTemps(dir, 1);
 }
 
 /** The options that change a built tree (and so its cache key). */
@@ -160,6 +167,7 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
  */
 export async function ingestPdfs(sources: PdfSource[], opts: IngestOptions = {}): Promise<{ docs: DocTree[]; stats: IngestStats }> {
   const t0 = performance.now();
+  sweepIngestCache(opts.cacheDir);
   const progress = startProgress({ label: opts.label ?? 'reading PDFs', total: sources.length, unit: 'PDFs', secondary: 'pages', quiet: opts.quiet || sources.length === 0 });
   let extracted = 0;
   const settled = await Promise.allSettled(

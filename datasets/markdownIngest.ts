@@ -18,7 +18,7 @@ import path from 'node:path';
 import type { DocTree } from '../harness/types.ts';
 import { startProgress } from '../harness/run/progress.ts';
 import { readText } from './files.ts';
-import { readGz, sha256, writeGz } from './ingest.ts';
+import { readGz, sha256, sweepIngestCache, writeGz } from './ingest.ts';
 import { TEXT_FILES_FOR_PROGRESS } from './loadProgress.ts';
 import { MARKDOWN_PARSER_VERSION, parseMarkdown } from './markdown.ts';
 
@@ -68,6 +68,7 @@ const isEntry = (e: CachedMarkdown | null): e is CachedMarkdown =>
 export function ingestMarkdown(sources: MarkdownSource[], opts: MarkdownIngestOptions = {}): { docs: DocTree[]; stats: MarkdownIngestStats } {
   const t0 = performance.now();
   const dir = opts.cacheDir ?? null;
+  sweepIngestCache(dir);
   const progress = startProgress({ label: 'markdown: parsing', total: sources.length, unit: 'files', quiet: opts.quiet || sources.length < TEXT_FILES_FOR_PROGRESS });
   let parsed = 0;
   let fromCache = 0;

@@ -13,6 +13,7 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { fileURLToPath } from 'node:url';
 import type { BenchmarkData, Corpus, DocTree, Question } from '../harness/types.ts';
+import { dataPath, escapeWarning } from '../harness/files/containment.ts';
 
 export type { BenchmarkData };
 import { corpusConfigSchema, parseDataConfig, type BenchmarkDataConfigInput, type CorpusConfig, type DatasetConfig } from './config.ts';
@@ -330,11 +331,11 @@ function pageIndexPdf(cfg: CorpusConfig, baseDir: string, file: string, docId: s
       if (trees > 1) throw new DataError(`names one PDF but the corpus has ${trees} PageIndex trees; give a folder of <docId>.pdf files`, { file: target, field: 'corpus.pdf' });
       return target;
     }
-    const pdf = path.join(target, `${docId}.pdf`);
-    // A docId comes from data: it may not lead the path out of the configured folder.
-    const rel = path.relative(target, pdf);
-    if (rel.startsWith('..') || path.isAbsolute(rel) || rel.includes(path.sep)) {
-      warnings.push(`${file}: docId "${docId}" is not a plain file name; not looking for its PDF outside ${target}`);
+    // A docId comes from data (doc_name, or a file's path below the corpus folder): it may name
+    // a PDF below the configured folder, never one outside it (harness/files/containment.ts).
+    const pdf = dataPath(target, docId, { suffix: '.pdf', subfolders: true });
+    if (!pdf) {
+      warnings.push(escapeWarning(file, 'docId', docId, target));
       return null;
     }
     if (exists(pdf)) return pdf;

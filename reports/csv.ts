@@ -1,9 +1,10 @@
 // CSV: one row per strategy, every summary field flattened (see flattenStrategySummary), run
 // metadata in the first columns so files from many runs can be concatenated. RFC 4180: CRLF
 // line ends, a field is quoted when it holds a comma, quote, CR or LF, quotes are doubled.
-// Empty field = not applicable. Costs are empty when the model is unpriced (unknown, not $0).
+// Empty field = not applicable. Control and bidi characters in text are neutralised. Costs are empty when the model is unpriced (unknown, not $0).
 import { flattenStrategySummary, intervalPaths, type FlatValue } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
+import { forDocument } from '../harness/text/terminal.ts';
 import { orderedStrategies } from './format.ts';
 
 const COST_COLUMNS = new Set(['costPerQuestion', 'totalCost']);
@@ -13,7 +14,7 @@ export function csvField(value: FlatValue | boolean | undefined): string {
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   // A text cell starting with = + - @ (or tab / CR) is a formula to a spreadsheet
   // (=HYPERLINK(...) from a dataset name would run on open): a leading apostrophe keeps it text.
-  let s = String(value);
+  let s = forDocument(String(value));
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

@@ -2,13 +2,14 @@
 // efficiency) with one row per strategy. Cells never contain a raw `|` or newline.
 import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
+import { forDocument } from '../harness/text/terminal.ts';
 import { budgets, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, unscoredRetrievalReason, usd } from './format.ts';
 import type { TagSummary } from '../harness/summary/tags.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
 
-/** Escape text for a table cell or inline text: pipes, backslashes, emphasis and HTML characters. */
+/** Escape text for a table cell or inline text: pipes, backslashes, emphasis and HTML characters; control and bidi characters neutralised. */
 export function escapeMarkdown(text: string): string {
-  return text
+  return forDocument(text)
     .replace(/\r?\n|\r/g, ' ')
     .replace(/([\\`*_[\]|<>#])/g, '\\$1');
 }

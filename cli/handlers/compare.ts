@@ -1,7 +1,7 @@
 // `treebench compare <runA> <runB>` and `treebench compare <run> --within`: paired comparisons
 // with intervals, p-values and significance marks. Informational: exit 0 whatever the result
 // (use `treebench gate` to turn a comparison into a CI verdict); 2 on a usage or data error.
-import { writeFileAtomicSync } from '../../harness/files/atomicFile.ts';
+import { writeOutputFile } from '../../harness/files/output.ts';
 import type { Argv } from 'yargs';
 import { UsageError } from '../../harness/errors.ts';
 import { DEFAULT_COMPARE_METRICS, type CompareMetric } from '../../harness/analysis/compare/metrics.ts';
@@ -135,7 +135,7 @@ export function compareCommand(run: Runner): CommandBody {
         const args = a as unknown as CompareArgs & { format: CompareFormat; out?: string };
         const report = buildComparison(args);
         const text = renderCompare(args.format, report);
-        if (args.out) writeFileAtomicSync(args.out, text.endsWith('\n') ? text : text + '\n');
+        if (args.out) writeOutputFile(args.out, text.endsWith('\n') ? text : text + '\n', args.format === 'json' ? 'json' : 'document');
         const style = consoleStyle();
         const shown = args.format === 'table' ? colorVerdicts(renderCompare(args.format, report, style), style.color) : text;
         process.stdout.write(shown.endsWith('\n') ? shown : shown + '\n');

@@ -1,7 +1,7 @@
 // `treebench export <runDir> --trec run.txt --qrels qrels.txt [--level node|page|doc] [--strategy id]`
 // Writes one strategy's ranked evidence as a TREC run file and the dataset's gold evidence as
 // qrels, so trec_eval or ranx can recompute recall, precision, MRR and nDCG@k.
-import { writeFileAtomicSync } from '../../harness/files/atomicFile.ts';
+import { writeOutputFile } from '../../harness/files/output.ts';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from '../../harness/errors.ts';
 import { RunStore, latestRecords } from '../../harness/run/store.ts';
@@ -49,8 +49,8 @@ export async function exportTrec(a: ExportArgs): Promise<string> {
   const missing = mine.filter((r) => !questions.has(r.questionId));
   if (missing.length) throw new UsageError(`${missing.length} question(s) of the run are not in the dataset now (e.g. ${missing[0]!.questionId}); pass the run's config with --config`);
   const files = trecFiles(mine, questions, data.corpus, level, strategy);
-  if (a.trec) writeFileAtomicSync(a.trec, files.run);
-  if (a.qrels) writeFileAtomicSync(a.qrels, files.qrels);
+  if (a.trec) writeOutputFile(a.trec, files.run, 'document');
+  if (a.qrels) writeOutputFile(a.qrels, files.qrels, 'document');
   return `exported ${strategy} (${level} level, repeat ${repeat}): ${files.queries} queries, ${files.judged} with gold${a.trec ? `; run → ${a.trec}` : ''}${a.qrels ? `; qrels → ${a.qrels}` : ''}`;
 }
 

@@ -2,8 +2,7 @@
 // rule passes, 1 on a regression, 2 on a usage or data error (bad rules file, missing run,
 // runs over different datasets). Writes a Markdown summary (also appended to
 // $GITHUB_STEP_SUMMARY when that is set) and JUnit XML.
-import { writeFileAtomicSync } from '../../harness/files/atomicFile.ts';
-import { appendFileSync } from 'node:fs';
+import { appendOutputFile, writeOutputFile } from '../../harness/files/output.ts';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
@@ -99,9 +98,9 @@ export function gateCommand(run: Runner): CommandBody {
         const args = argv as unknown as GateArgs & { summaryMd?: string; junit?: string; quiet?: boolean; format?: 'table' | 'json' };
         const report = buildGate(args);
         const md = renderGateMarkdown(report);
-        if (args.summaryMd) writeFileAtomicSync(args.summaryMd, md);
-        if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, md + '\n');
-        if (args.junit) writeFileAtomicSync(args.junit, renderGateJunit(report));
+        if (args.summaryMd) writeOutputFile(args.summaryMd, md, 'document');
+        if (process.env.GITHUB_STEP_SUMMARY) appendOutputFile(process.env.GITHUB_STEP_SUMMARY, md + '\n', 'document');
+        if (args.junit) writeOutputFile(args.junit, renderGateJunit(report), 'document');
         if (args.format === 'json') {
           process.stdout.write(jsonText({ format: 'treebench-gate', version: 1, ...report }));
           return report.evaluation.passed ? 0 : 1;

@@ -4,7 +4,7 @@ import type { Argv } from 'yargs';
 import { buildHistory, findRunDirs } from '../../harness/analysis/history/build.ts';
 import { HISTORY_FORMATS, renderHistory, type HistoryFormat } from '../../reports/history.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
-import { writeFileAtomicSync as writeFileAtomic } from '../../harness/files/atomicFile.ts';
+import { writeOutputFile } from '../../harness/files/output.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { checkAlpha, checkResamples, headlineLevel, resolveMetrics, splitList } from './shared.ts';
 import { loadRun } from '../../harness/analysis/compare/runs.ts';
@@ -47,7 +47,7 @@ export function historyCommand(run: Runner): CommandBody {
           ...(a.seed !== undefined ? { seed: a.seed } : {}),
         });
         if (a.out) {
-          writeFileAtomic(a.out, renderHistory(a.format, report));
+          writeOutputFile(a.out, renderHistory(a.format, report), a.format === 'json' ? 'json' : 'document');
           process.stderr.write(`wrote ${a.out}\n`);
           return 0;
         }

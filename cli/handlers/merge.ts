@@ -1,4 +1,5 @@
 // `treebench merge <shardRun...> --out <runDir>`: join `--shard i/n` runs into one run folder.
+// Resumable like `run`: after a kill, the same command finishes the merge (harness/run/merge.ts).
 import type { Argv } from 'yargs';
 import { mergeShards } from '../../harness/run/merge.ts';
 import { render } from '../../reports/index.ts';
@@ -18,9 +19,10 @@ export function mergeCommand(run: Runner): CommandBody {
         .option('format', { choices: ['table', 'md', 'csv', 'json'] as const, default: 'table' as const, describe: 'What to print when done' })
         .example('$0 merge runs/s10-shard-* --out runs/s10-nightly', 'after four `--shard i/4` CI jobs'),
     handler: (a) =>
-      run(() => {
+      run(async () => {
         const args = a as unknown as { shards: string[]; out: string; runId?: string; format: 'table' | 'md' | 'csv' | 'json' };
-        const outcome = mergeShards(args.shards, args.out, args.runId ? { runId: args.runId } : {});
+        const outcome = await mergeShards(args.shards, args.out, args.runId ? { runId: args.runId } : {});
+        for (const note of outcome.notes) process.stderr.write(`note: ${note}\n`);
         const meta = reportMeta(outcome.manifest);
         // The same report files `treebench run` writes for the config's `reports`.
         const store = RunStore.open(outcome.dir);

@@ -2,7 +2,7 @@
 // with the same intervals the run wrote, and the frontier and recommendation of a run with
 // several variants.
 import type { Argv } from 'yargs';
-import { writeFileAtomicSync as writeFileAtomic } from '../../harness/files/atomicFile.ts';
+import { writeOutputFile } from '../../harness/files/output.ts';
 import { RunStore } from '../../harness/run/store.ts';
 import { summarize } from '../../harness/summary/summary.ts';
 import { withIntervals } from '../../harness/summary/intervals.ts';
@@ -28,7 +28,7 @@ async function cmdReport(args: { runDir: string; format: ReportFormat; out?: str
   const nodeTitle = args.format === 'html' ? nodeTitles(await corpusOfRun(store)) : undefined;
   const input = { summary, meta: reportMeta(manifest), records, ...(nodeTitle ? { nodeTitle } : {}) };
   if (args.out) {
-    writeFileAtomic(args.out, render(args.format, input));
+    writeOutputFile(args.out, render(args.format, input), args.format === 'json' ? 'json' : 'document');
     process.stderr.write(`wrote ${args.out}\n`);
     return 0;
   }

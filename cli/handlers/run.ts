@@ -44,7 +44,7 @@ function progressPrinter(quiet: boolean): (p: Progress) => void {
   };
 }
 
-async function cmdRun(args: {
+interface RunArgs {
   config: string;
   strategies?: string[];
   limit?: number;
@@ -59,7 +59,9 @@ async function cmdRun(args: {
   quiet?: boolean;
   cache?: boolean;
   set?: string | string[];
-}): Promise<number> {
+}
+
+async function cmdRun(args: RunArgs): Promise<number> {
   // Flags first: a bad flag should not wait for a dataset to load.
   const flags = validateRunFlags({ limit: args.limit, concurrency: args.concurrency, repeats: args.repeats });
   if (args.retryErrors && !args.resume) throw new UsageError('--retry-errors only applies with --resume <runDir>');
@@ -103,7 +105,7 @@ async function cmdRun(args: {
   })
     .catch((err: unknown) => {
       if (!(err instanceof RunStartError)) throw err;
-      process.stderr.write(forTerminal(`treebench: ${redactSecrets(err.message)}\nno record written; once the server answers, resume with:\n  ${resumeCommand(args.config, err.runDir)}\n`));
+      process.stderr.write(forTerminal(`treebench: ${redactSecrets(err.message)}\nno ${args.resume ? 'new ' : ''}record written; once the server answers, resume with:\n  ${resumeCommand(args, err.runDir)}\n`));
       return null;
     })
     .finally(() => interrupt.dispose());
@@ -120,8 +122,15 @@ async function cmdRun(args: {
     const dollars = outcome.manifest.model.priced ? `$${sums.costUsd.toFixed(4)}` : 'unpriced';
     process.stderr.write(`ingestion: ${sums.nodes} node summaries written by the model, ${sums.calls} calls (${sums.cached} cached), ${sums.inputTokens + sums.outputTokens} tokens, ${dollars}; not in $/q (manifest.json ingestion)\n`);
   }
+  // A judge that could not grade (its server unreachable, no verdict) leaves records ungraded:
+  // said here, not only in the report, so a run that "passed" with no grades is noticed.
+  const ungraded = outcome.summary.strategies.reduce((n, s) => n + (s.judge?.errors ?? 0), 0);
+  if (ungraded > 0) {
+    const judged = outcome.summary.strategies.reduce((n, s) => n + (s.judge ? s.judge.n + s.judge.errors : 0), 0);
+    process.stderr.write(`warning: the LLM judge could not grade ${ungraded} of ${judged} records (their judge.error says why; \`treebench rejudge\` grades them again)\n`);
+  }
   process.stderr.write(`run folder: ${outcome.dir}\n`);
-  return runExitCode(outcome, loaded, args.config);
+  return runExitCode(outcome, loaded, args);
 }
 
 /** The questions a run folder was started with, or null when it has no readable manifest yet. */
@@ -166,10 +175,12 @@ function onInterrupt(): { signal: AbortSignal; dispose(): void } {
 }
 
 /** 130 interrupted, 1 stopped with work left, 3 too many errors, else 0 — each with its reason. */
-function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: { path: string; config: { run: { maxErrorRate: number } } }, configArg: string): number {
+function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: { path: string; config: { run: { maxErrorRate: number } } }, args: RunArgs): number {
   if (outcome.stopped) {
     const { reason, notRun, interrupted } = outcome.stopped;
-    process.stderr.write(forTerminal(`${interrupted ? 'interrupted' : `run stopped: ${reason}`}\n${notRun} tasks not run (no record written); resume with:\n  ${resumeCommand(configArg, outcome.dir)}\n`));
+    // With --retry-errors some of these tasks keep the error record they had; none got a new one.
+    const what = args.retryErrors ? 'no new record written for them' : 'no record written';
+    process.stderr.write(forTerminal(`${interrupted ? 'interrupted' : `run stopped: ${reason}`}\n${notRun} tasks not run (${what}); resume with:\n  ${resumeCommand(args, outcome.dir)}\n`));
     return interrupted ? 130 : 1;
   }
   // The summary counts the latest record of each task; the records file is read only to name
@@ -186,7 +197,7 @@ function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: 
       forTerminal(
         `run failed: ${failed.length} of ${total} records are errors (${(rate * 100).toFixed(1)}% > run.maxErrorRate ${(max * 100).toFixed(1)}%). Commonest:\n` +
           top.map(([m, n]) => `  ${n}x ${m.length > 300 ? `${m.slice(0, 300)}…` : m}`).join('\n') +
-          `\nafter fixing the cause: ${resumeCommand(configArg, outcome.dir)} --retry-errors\n`,
+          `\nafter fixing the cause: ${resumeCommand({ ...args, retryErrors: true }, outcome.dir)}\n`,
       ),
     );
     return 3;
@@ -194,10 +205,27 @@ function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: 
   return 0;
 }
 
-/** The command that resumes the run in `dir`, with the config as the user named it. */
-const resumeCommand = (configArg: string, dir: string): string => `treebench run ${shellQuote(configArg)} --resume ${shellQuote(dir)}`;
+/**
+ * The command that resumes the run in `dir`: the invocation as the user typed it, flag for flag
+ * (every --set, which the run's config hash covers, so that the resume is accepted), with
+ * --resume <dir> in place of --out / --run-id / an earlier --resume. --retry-errors stays when
+ * the invocation had it.
+ */
+export function resumeCommand(args: RunArgs, dir: string): string {
+  const parts = ['treebench', 'run', args.config];
+  if (args.strategies?.length) parts.push('--strategies', splitList(args.strategies).join(','));
+  for (const flag of ['limit', 'concurrency', 'repeats'] as const) if (args[flag] !== undefined) parts.push(`--${flag}`, String(args[flag]));
+  if (args.shard !== undefined) parts.push('--shard', args.shard);
+  if (args.cache !== undefined) parts.push(args.cache ? '--cache' : '--no-cache');
+  for (const expr of setFlags(args.set)) parts.push('--set', expr);
+  if (args.format !== undefined && args.format !== 'table') parts.push('--format', args.format);
+  if (args.quiet) parts.push('--quiet');
+  parts.push('--resume', dir);
+  if (args.retryErrors) parts.push('--retry-errors');
+  return parts.map(shellQuote).join(' ');
+}
 
-const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:=@-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+const shellQuote = (s: string): string => (/^[A-Za-z0-9_./:=@,+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 export function runCommand(run: Runner): CommandBody {
   return {

@@ -1,6 +1,7 @@
 // `treebench tree build | inspect | compare`: build a table of contents for PDFs (and Markdown),
 // measure a tree, and compare a built tree with a reference outline.
-import { writeFileAtomicSync } from '../../harness/files/atomicFile.ts';
+import { writeOutputFile } from '../../harness/files/output.ts';
+import { dataPath } from '../../harness/files/containment.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -82,8 +83,10 @@ async function cmdBuild(a: BuildArgs): Promise<number> {
   const outIsDir = docs.length > 1 || (exists(a.out) && isDirectory(a.out));
   if (outIsDir) fs.mkdirSync(a.out, { recursive: true });
   for (const doc of docs) {
-    const file = outIsDir ? path.join(a.out, a.format === 'pageindex' ? `${doc.docId}_structure.json` : `${doc.docId}.json`) : a.out;
-    writeFileAtomicSync(path.resolve(file), JSON.stringify(serialise(doc), null, 2) + '\n');
+    // A document id names a file inside --out, never outside it (harness/files/containment.ts).
+    const file = outIsDir ? dataPath(a.out, doc.docId, { suffix: a.format === 'pageindex' ? '_structure.json' : '.json' }) : a.out;
+    if (!file) throw new UsageError(`${doc.source ?? doc.docId}: document id ${JSON.stringify(doc.docId)} is not a plain file name; cannot write it inside ${a.out}`);
+    writeOutputFile(path.resolve(file), JSON.stringify(serialise(doc), null, 2) + '\n', 'json');
     const q = treeQuality(doc);
     process.stderr.write(`${forTerminal(doc.docId)}: ${q.source ?? 'headings'}, ${q.nodes} nodes, depth ${q.depth}${q.pages ? `, ${q.pagesCovered}/${q.pages} pages covered` : ''} -> ${file}\n`);
   }

@@ -2,7 +2,8 @@
 // under a name, so CI can gate a pull request against "main" without knowing run ids.
 // Layout: <dir>/<name>/{manifest.json, records.jsonl, summary.json, report.*, baseline.json}.
 // Copies, not links: run folders get cleaned up, CI caches move between machines.
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { writeOutputFile } from '../files/output.ts';
 import { basename, join, resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
 import { withIntervals } from '../summary/intervals.ts';
@@ -54,16 +55,16 @@ export function saveBaseline(runDir: string, name: string, opts: { dir?: string;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp);
   for (const file of readdirSync(store.dir)) {
-    if (file === 'manifest.json' || file === 'records.jsonl' || file === 'summary.json' || file.startsWith('report.')) {
+    if (file === 'manifest.json' || file === 'records.jsonl' || file === 'summary.json' || /^report\.\w+$/.test(file)) {
       cpSync(join(store.dir, file), join(tmp, file));
     }
   }
   if (!existsSync(join(tmp, 'summary.json'))) {
     const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
-    writeFileSync(join(tmp, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+    writeOutputFile(join(tmp, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   }
   const info: BaselineInfo = { name, savedAt: new Date().toISOString(), source: runDir, runId: manifest.runId };
-  writeFileSync(join(tmp, 'baseline.json'), JSON.stringify(info, null, 2) + '\n');
+  writeOutputFile(join(tmp, 'baseline.json'), JSON.stringify(info, null, 2) + '\n');
   rmSync(target, { recursive: true, force: true });
   renameSync(tmp, target);
   return entry(target, info, manifest, records.length);

@@ -24,8 +24,3 @@ export function fsyncDir(dir: string): void {
     if (fd !== undefined) closeSync(fd);
   }
 }
-
-/** True for the temporary files write-file-atomic leaves behind when a process is killed mid-write. */
-export function isAtomicTempFile(name: string, target: string): boolean {
-  return name.startsWith(`${target}.`) && /^\d+$|^[0-9a-f]+$/.test(name.slice(target.length + 1));
-}

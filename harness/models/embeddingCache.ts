@@ -12,8 +12,10 @@
 // Sparse entries keep feature-hashed vectors (mostly zeros) small. Packs are indexed on open and
 // entries read on demand by position, so a large cache is not held in memory.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, writeFileSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { safeOutput } from '../files/output.ts';
+import { sweepStaleTemps, writeViaTemp } from '../files/tempFiles.ts';
 
 const MAGIC = Buffer.from('TBEMB1\n\0', 'latin1');
 const DENSE = 0xffffffff;
@@ -49,8 +51,11 @@ export class EmbeddingCache {
     const digest = createHash('sha256').update(embedderKey).digest('hex').slice(0, 32);
     const dir = join(root, digest);
     mkdirSync(dir, { recursive: true });
+    // A pack or key file a killed run was writing is a leftover temporary file, never a torn pack.
+    sweepStaleTemps(dir, 0);
     const keyFile = join(dir, 'key.json');
-    if (!existsSync(keyFile)) atomicWrite(keyFile, JSON.stringify({ embedder: embedderKey }) + '\n');
+    // Redacted like every file treebench writes: the key names an embedder, and a base URL may carry a password.
+    if (!existsSync(keyFile)) writeViaTemp(keyFile, safeOutput(JSON.stringify({ embedder: embedderKey }), 'json') + '\n');
     const cache = new EmbeddingCache(dir);
     for (const name of readdirSync(dir).filter((f) => f.endsWith('.pack')).sort()) cache.indexPack(join(dir, name));
     return cache;
@@ -132,7 +137,7 @@ export class EmbeddingCache {
     if (!this.pending.length) return;
     const name = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${randomBytes(4).toString('hex')}.pack`;
     const path = join(this.dir, name);
-    atomicWrite(path, Buffer.concat([MAGIC, ...this.pending]));
+    writeViaTemp(path, Buffer.concat([MAGIC, ...this.pending]));
     this.pending = [];
     this.pendingBytes = 0;
     this.indexPack(path);
@@ -145,10 +150,3 @@ export class EmbeddingCache {
     this.index.clear();
   }
 }
-
-function atomicWrite(path: string, data: string | Buffer): void {
-  const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(tmp, data);
-  renameSync(tmp, path);
-}
-

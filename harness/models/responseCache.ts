@@ -2,10 +2,15 @@
 // paying twice. The key covers everything that shapes the answer — the model settings, the
 // messages, the output limit and the repeat index — so repeats stay independent calls. A hit
 // replays the original call's usage and latency (and is marked cached in the call log), so a
-// cached re-run reports the numbers of the run that filled the cache. Keys never include secrets.
+// cached re-run reports the numbers of the run that filled the cache. Keys never include secrets,
+// and neither do entries: a reply is written through harness/files/output.ts like a record, so a
+// server that echoes the key (or a bearer token) leaves [REDACTED] on disk. Temporary files that a
+// killed writer left are swept when the cache is opened.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { safeOutput } from '../files/output.ts';
+import { sweepStaleTemps, writeViaTemp } from '../files/tempFiles.ts';
 import type { ChatMessage, ToolCall, ToolSpec, Usage } from '../types.ts';
 
 export interface CachedChat {
@@ -33,7 +38,9 @@ export class ResponseCache {
   hits = 0;
   misses = 0;
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    sweepStaleTemps(dir, 1);
+  }
 
   static key(parts: CacheKeyParts): string {
     return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
@@ -56,11 +63,7 @@ export class ResponseCache {
   }
 
   set(key: string, value: CachedChat): void {
-    const path = this.path(key);
-    mkdirSync(join(this.dir, key.slice(0, 2)), { recursive: true });
     // Write then rename, so a concurrent reader never sees half a file.
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(value));
-    renameSync(tmp, path);
+    writeViaTemp(this.path(key), safeOutput(JSON.stringify(value), 'json'));
   }
 }

@@ -32,8 +32,13 @@ const PATTERNS: Array<[RegExp, Replacer, string | null]> = [
   // Authorization: Bearer xyz / "authorization": "Bearer xyz" / Authorization=xyz
   // (A value that is already [REDACTED] is left alone, so redacting twice changes nothing.)
   [/(\bauthorization\b["']?\s*[:=]\s*["']?)(?!(?:bearer\s+|basic\s+)?\[REDACTED\])(?:bearer\s+|basic\s+)?[^\s"',;}\]]+/gi, (_m, p1) => `${p1}${REDACTED}`, null],
-  // api-key / x-api-key / api_key / apikey headers, JSON fields and query parameters
-  [/(\b(?:x-)?api[-_]?key\b["']?\s*[:=]\s*["']?)(?!\[REDACTED\])[^\s"',;&}\]]+/gi, (_m, p1) => `${p1}${REDACTED}`, null],
+  // api-key / x-api-key / api_key / apikey as a quoted field ("api_key": "…"), an assignment or
+  // query parameter (api_key=…), or a header (x-api-key: …). A header value must look like a key
+  // (8+ characters with a digit): "model.apiKey: API keys must never be written in a config" is
+  // a message about the field, not a key, and stays readable.
+  [/(\b(?:x-)?api[-_]?key\b["']?\s*:\s*["'])(?!\[REDACTED\])[^"'\n]+/gi, (_m, p1) => `${p1}${REDACTED}`, null],
+  [/(\b(?:x-)?api[-_]?key\b["']?\s*=\s*["']?)(?!\[REDACTED\])[^\s"',;&}\]]+/gi, (_m, p1) => `${p1}${REDACTED}`, null],
+  [/(\b(?:x-)?api[-_]?key\b\s*:\s*)(?!\[REDACTED\])(?=[^\s"',;&}\]]*\d)[^\s"',;&}\]]{8,}/gi, (_m, p1) => `${p1}${REDACTED}`, null],
   // Bearer tokens anywhere else
   [/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, `Bearer ${REDACTED}`, null],
   // OpenAI-style keys: sk-..., sk-proj-..., sk-svcacct-...

@@ -11,7 +11,6 @@
 // no readable manifest cannot come from this version of treebench and is refused with exit 2.
 import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, isAbsolute, join, relative, resolve } from 'node:path';
-import { isAtomicTempFile } from '../files/atomicFile.ts';
 import { UsageError } from '../errors.ts';
 import { acquireRunLock, describeHolder, LOCK_FILE, type HeldLock } from './lock.ts';
 import { recordKey, RunStore, type RunManifest } from './store.ts';
@@ -56,10 +55,17 @@ function makeFolder(dir: string, what: string): void {
   if (!statSync(dir).isDirectory()) throw new UsageError(`cannot create run folder ${dir} (${what}): a file is in the way`);
 }
 
-/** Removes temporary files a killed atomic write left behind (their targets are intact). */
-function removeLeftovers(dir: string): void {
+/**
+ * Temporary files of a run folder's own files (write-file-atomic's `<file>.<hex>`, or
+ * harness/files/tempFiles.ts's `<file>.<pid>.<hex>.tmp`): a kill between write and rename leaves
+ * one; its target is intact.
+ */
+const LEFTOVER = /^(?:manifest\.json|summary\.json|records\.jsonl|report\.\w+|\.merge\.json)\.(?:[0-9a-f]+|\d+\.[0-9a-f]+\.tmp)$/;
+
+/** Removes the temporary files killed writers left in `dir` (whoever opens it holds its lock, so none is live). */
+export function removeLeftovers(dir: string): void {
   for (const name of readdirSync(dir)) {
-    if (['manifest.json', 'summary.json', 'records.jsonl'].some((t) => isAtomicTempFile(name, t)) || /^report\.\w+\.\d+$/.test(name)) {
+    if (LEFTOVER.test(name)) {
       try {
         unlinkSync(join(dir, name));
       } catch {

@@ -13,6 +13,9 @@ import { linkSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { UsageError } from '../errors.ts';
+import { processAlive } from '../files/tempFiles.ts';
+
+export { processAlive };
 
 export const LOCK_FILE = '.lock';
 
@@ -33,17 +36,6 @@ export interface HeldLock {
   /** Set when a stale lock was taken over: who held it. */
   readonly tookOver: LockInfo | null;
   release(): void;
-}
-
-/** True when `pid` is a live process on this machine (EPERM: alive, owned by someone else). */
-export function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Locks this process holds (by token): its own pid in a lock file is only alive if listed here. */

@@ -1,5 +1,5 @@
-// The run's record writer: each finished record is serialised once (JSON, secrets redacted) and
-// queued; queued lines are appended to records.jsonl in the order they were queued, by one write
+// The run's record writer: each finished record is serialised once (harness/files/output.ts:
+// JSON, secrets redacted, unsafe characters escaped) and queued; queued lines are appended to records.jsonl in the order they were queued, by one write
 // at a time off the event loop, so model calls keep flowing while the disk works. Lines queued
 // while a write is in flight go out together in the next write. Nothing is ever rewritten in
 // place: the file only grows. `flush()` resolves once every queued line is on disk (the runner
@@ -9,7 +9,7 @@
 // write in flight before it finishes another record, so neither memory nor the records at risk
 // grow with the run.
 import { open, type FileHandle } from 'node:fs/promises';
-import { redactSecrets } from '../models/secrets.ts';
+import { outputLine } from '../files/output.ts';
 import type { RunRecord } from '../types.ts';
 
 /** Lines allowed to wait behind the write in flight before `caughtUp()` makes callers wait. */
@@ -28,7 +28,7 @@ export class RecordWriter {
   /** Serialises `record` now and queues it behind every record queued before it. */
   append(record: RunRecord): void {
     if (this.failure) throw this.failure;
-    this.queue.push(redactSecrets(JSON.stringify(record)) + '\n');
+    this.queue.push(outputLine(record));
     this.appended++;
     if (!this.inFlight) this.inFlight = this.drain();
   }

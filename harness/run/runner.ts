@@ -22,6 +22,7 @@ import { withIntervals } from '../summary/intervals.ts';
 import { findPrice, loadPriceTable } from '../models/prices.ts';
 import { createEmbedder, createProvider, embedderOptionsFor } from '../models/providers/registry.ts';
 import { ProviderError } from '../models/providers/openai-client.ts';
+import { inheritEndpoint } from '../models/endpoint.ts';
 import { recordKey, RunStore, type FileHash, type RunManifest } from './store.ts';
 import { openRunFolder, runFolderPath } from './folder.ts';
 import { CircuitBreaker, classifyFailure, isEnvironmentFailure, type FailureKind } from './breaker.ts';
@@ -317,8 +318,9 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     signal: stopCalls.signal,
   };
   const strategyFor = (spec: StrategySpec): Strategy => (spec.source ? plugins!.strategyFor(spec) : getStrategy(spec.strategy));
+  // The judge talks to the run's model server unless it names its own (harness/models/endpoint.ts).
   const judge = config.scoring.judge
-    ? new LlmJudge({ config: config.scoring.judge, prices, concurrency, ...(opts.judgeProvider ? { provider: opts.judgeProvider } : {}), ...(door.cache ? { cache: door.cache } : {}) })
+    ? new LlmJudge({ config: inheritEndpoint(config.scoring.judge, config.model), prices, concurrency, ...(opts.judgeProvider ? { provider: opts.judgeProvider } : {}), ...(door.cache ? { cache: door.cache } : {}) })
     : undefined;
   // Finished work is skipped; with --retry-errors a key whose latest record is an error is run
   // again, and the new record (appended) supersedes the old one.

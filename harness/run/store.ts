@@ -4,10 +4,9 @@
 // rewritten in place; every other file (manifest, summary, reports) is written atomically
 // (temporary file, fsync, rename), so a kill at any moment leaves the old file or the new one.
 // The manifest is written before the first record: a folder with records always has one.
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, truncateSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from '../files/atomicFile.ts';
-import { redactSecrets } from '../models/secrets.ts';
+import { appendOutputFile, outputLine, writeOutputFile } from '../files/output.ts';
 import { UsageError } from '../errors.ts';
 import type { RunRecord } from '../types.ts';
 
@@ -118,7 +117,7 @@ export class RunStore {
   }
 
   writeManifest(manifest: RunManifest): void {
-    writeFileAtomicSync(this.manifestPath, redactSecrets(JSON.stringify(manifest, null, 2)) + '\n');
+    writeOutputFile(this.manifestPath, JSON.stringify(manifest, null, 2) + '\n');
   }
 
   /**
@@ -189,7 +188,7 @@ export class RunStore {
   }
 
   append(record: RunRecord): void {
-    appendFileSync(this.recordsPath, redactSecrets(JSON.stringify(record)) + '\n');
+    appendOutputFile(this.recordsPath, outputLine(record));
   }
 
   /**
@@ -198,12 +197,12 @@ export class RunStore {
    */
   writeNewRecords(records: RunRecord[]): void {
     if (existsSync(this.recordsPath)) throw new UsageError(`${this.recordsPath} already exists; records are never rewritten`);
-    writeFileAtomicSync(this.recordsPath, records.map((r) => redactSecrets(JSON.stringify(r)) + '\n').join(''));
+    writeOutputFile(this.recordsPath, records.map(outputLine).join(''));
   }
 
   writeFile(name: string, content: string): string {
     const path = join(this.dir, name);
-    writeFileAtomicSync(path, redactSecrets(content));
+    writeOutputFile(path, content);
     return path;
   }
 }

@@ -16,6 +16,7 @@ import { LlmJudge } from './judge/llm.ts';
 import { judgeConfigSchema, type JudgeConfig } from './judge/config.ts';
 import { formatFieldPath } from '../errors.ts';
 import { loadPriceTable } from '../models/prices.ts';
+import { inheritEndpoint } from '../models/endpoint.ts';
 import { ResponseCache } from '../models/responseCache.ts';
 import { latestRecords, RunStore, type RunManifest } from '../run/store.ts';
 import type { ChatProvider, RunRecord } from '../types.ts';
@@ -59,7 +60,10 @@ export async function rejudgeRun(opts: RejudgeOptions): Promise<RejudgeOutcome> 
   const config = (manifest.config ?? {}) as { scoring?: { f1Threshold?: number; numericRelTol?: number; judge?: unknown } };
   const scoring = config.scoring ?? {};
   const judgeRaw = opts.noJudge ? undefined : (opts.judge ?? scoring.judge);
-  const judgeConfig = judgeRaw === undefined ? undefined : parseJudgeConfig(judgeRaw, opts.judge !== undefined ? '--judge' : 'scoring.judge');
+  // A judge without a server of its own talks to the run's model server (harness/models/endpoint.ts),
+  // whether it comes from the run's scoring.judge or from --judge.
+  const runModel = (config as { model?: { baseURL?: string; apiKeyEnv?: string } }).model;
+  const judgeConfig = judgeRaw === undefined ? undefined : inheritEndpoint(parseJudgeConfig(judgeRaw, opts.judge !== undefined ? '--judge' : 'scoring.judge'), runModel);
   const judge = judgeConfig
     ? new LlmJudge({
         config: judgeConfig,

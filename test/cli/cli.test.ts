@@ -115,12 +115,14 @@ describe('treebench CLI', () => {
       expect(res.code).toBe(1);
       const lines = res.err.split('\n');
       expect(lines[0]).toMatch(/^treebench: openai embeddings "text-embedding-3-small" at http:\/\/127\.0\.0\.1:\d+\/v1: embedding 0 has 64 dimensions, expected 1536, the size of OpenAI's text-embedding-3-small \(does the server serve another model under that name\?\)$/);
-      expect(lines.slice(1)).toEqual(['no record written; once the server answers, resume with:', `  treebench run configs/quickstart.yaml --resume ${join(out, 'r')}`, '']);
+      // The hint is the invocation, flag for flag, with --resume for --out/--run-id (its --set flags are in the config hash).
+      const hint = `treebench run configs/quickstart.yaml --strategies vector --limit 2 --set embedder=openai:text-embedding-3-small --set index.cache.enabled=false --quiet --resume ${join(out, 'r')}`;
+      expect(lines.slice(1)).toEqual(['no record written; once the server answers, resume with:', `  ${hint}`, '']);
       expect(res.err).not.toContain('sk-cli-test');
       expect(readdirSync(join(out, 'r'))).toContain('manifest.json');
       // The server fixed, the printed command finishes the run.
       size = 1536;
-      const resumed = await cli('run', 'configs/quickstart.yaml', '--resume', join(out, 'r'), '--set', 'embedder=openai:text-embedding-3-small', '--set', 'index.cache.enabled=false', '--quiet');
+      const resumed = await cli(...hint.split(' ').slice(1));
       expect(resumed.err).toBe(`run folder: ${join(out, 'r')}\n`);
       expect(resumed.code).toBe(0);
       expect(readdirSync(join(out, 'r'))).toContain('records.jsonl');

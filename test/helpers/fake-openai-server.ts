@@ -91,14 +91,14 @@ export class FakeOpenAIServer {
   private server!: Server;
   baseURL = '';
 
-  static async start(): Promise<FakeOpenAIServer> {
+  static async start(port = 0): Promise<FakeOpenAIServer> {
     const s = new FakeOpenAIServer();
-    await s.listen();
+    await s.listen(port);
     return s;
   }
 
-  /** Listens on a free loopback port and sets `baseURL`. */
-  async listen(): Promise<void> {
+  /** Listens on a loopback port (default: a free one) and sets `baseURL`. */
+  async listen(port = 0): Promise<void> {
     this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
@@ -115,9 +115,8 @@ export class FakeOpenAIServer {
         void this.answer(rec, res);
       });
     });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    const { port } = this.server.address() as AddressInfo;
-    this.baseURL = `http://127.0.0.1:${port}/v1`;
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+    this.baseURL = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
   }
 
   /** Forgets the requests and the queued replies, and puts the default replies back. */

@@ -5,12 +5,11 @@ import type { EmbedResult, Embedder } from '../../types.ts';
 import {
   createClient,
   ProviderError,
-  resolveConnection,
   withRetries,
   type OpenAIConnectionOptions,
-  type ResolvedConnection,
 } from '../providers/openai-client.ts';
 import { l2normalize } from './vector.ts';
+import { resolveEndpoint, type ResolvedEndpoint } from '../endpoint.ts';
 
 /** OpenAI accepts up to 2048 inputs per request; smaller batches keep requests and retries light. */
 export const MAX_EMBED_BATCH = 256;
@@ -42,7 +41,7 @@ export class OpenAIEmbedder implements Embedder {
   readonly model: string;
   readonly baseURL: string;
   private readonly client: OpenAI;
-  private readonly conn: ResolvedConnection;
+  private readonly conn: ResolvedEndpoint;
   private readonly opts: OpenAIEmbedderOptions;
   private readonly batchSize: number;
   private learnedDim: number;
@@ -57,7 +56,7 @@ export class OpenAIEmbedder implements Embedder {
     this.model = opts.model;
     this.id = `openai:${opts.model}`;
     this.batchSize = batchSize;
-    this.conn = resolveConnection(opts);
+    this.conn = resolveEndpoint(opts);
     this.baseURL = this.conn.baseURL;
     this.client = createClient(this.conn, opts);
     this.learnedDim = opts.dimensions ?? KNOWN_DIMS[opts.model] ?? 0;

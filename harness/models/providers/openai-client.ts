@@ -1,5 +1,6 @@
-// What the OpenAI chat provider and embedder share: resolving base URL and key, building the SDK
-// client, a counted retry loop, and turning SDK errors into ProviderErrors with no secrets in them.
+// What the OpenAI chat provider and embedder share: the endpoint (base URL and key, resolved by
+// harness/models/endpoint.ts), building the SDK client, a counted retry loop, and turning SDK
+// errors into ProviderErrors with no secrets in them.
 //
 // Retries are ours, not the SDK's (the client is built with maxRetries: 0): the SDK does not say
 // how many attempts a request took, and every call log records its retries.
@@ -7,8 +8,13 @@ import { inspect } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import { createRequire } from 'node:module';
-import { redactSecrets, registerSecret } from '../secrets.ts';
+import { redactSecrets } from '../secrets.ts';
 import { pooledFetch } from './pooledFetch.ts';
+import { ProviderConfigError, type EndpointSettings, type ResolvedEndpoint } from '../endpoint.ts';
+
+// Base URL and key resolution is shared by every model client: harness/models/endpoint.ts.
+export { DEFAULT_API_KEY_ENV, LOCAL_PLACEHOLDER_KEY, OPENAI_DEFAULT_BASE_URL, ProviderConfigError } from '../endpoint.ts';
+
 
 // The SDK is loaded on first use (through its CommonJS build, synchronously): it takes a few
 // hundred milliseconds that `treebench --help`, reports and offline runs do not need. Every
@@ -27,18 +33,7 @@ function sdk(): typeof OpenAI {
   return loadedSdk;
 }
 
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
-export const DEFAULT_API_KEY_ENV = 'OPENAI_API_KEY';
-/** Sent to local servers that need no key: the SDK refuses to run without one. */
-export const LOCAL_PLACEHOLDER_KEY = 'no-key-needed';
-
-export interface OpenAIConnectionOptions {
-  /** Default: OPENAI_BASE_URL, else https://api.openai.com/v1. Local servers: e.g. http://localhost:11434/v1. */
-  baseURL?: string;
-  /** Default: the value of the env var named by apiKeyEnv. Never written to configs or records. */
-  apiKey?: string;
-  /** Env var holding the key (default OPENAI_API_KEY). */
-  apiKeyEnv?: string;
+export interface OpenAIConnectionOptions extends EndpointSettings {
   /** Retries after the first attempt, for timeouts, connection errors, 408/409/429/5xx. Default 2. */
   maxRetries?: number;
   /** Per-attempt timeout. Default 120 000 ms. */
@@ -47,13 +42,6 @@ export interface OpenAIConnectionOptions {
   retryBaseMs?: number;
   /** Longest wait between attempts, also caps a server's Retry-After. Default 30 000 ms. */
   retryMaxMs?: number;
-}
-
-export class ProviderConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ProviderConfigError';
-  }
 }
 
 /** A failed model call. The message is redacted; no SDK error (which may echo headers) is attached. */
@@ -80,53 +68,6 @@ export class ProviderError extends Error {
   }
 }
 
-export interface ResolvedConnection {
-  baseURL: string;
-  apiKey: string;
-  /** True when talking to api.openai.com (a key is then mandatory). */
-  isOpenAI: boolean;
-  keySource: 'options' | 'env' | 'placeholder';
-}
-
-function isOpenAIHost(baseURL: string): boolean {
-  let url: URL | undefined;
-  try {
-    url = new URL(baseURL);
-  } catch {
-    url = undefined;
-  }
-  // `localhost:8000` parses as a URL with scheme "localhost:"; only http(s) make sense here.
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new ProviderConfigError(`baseURL "${redactSecrets(baseURL)}" is not a valid http(s) URL (expected e.g. http://localhost:8000/v1)`);
-  }
-  return url.hostname === 'api.openai.com';
-}
-
-export function resolveConnection(opts: OpenAIConnectionOptions, env: NodeJS.ProcessEnv = process.env): ResolvedConnection {
-  const baseURL = (opts.baseURL || env.OPENAI_BASE_URL || OPENAI_DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const isOpenAI = isOpenAIHost(baseURL);
-  const keyEnv = opts.apiKeyEnv || DEFAULT_API_KEY_ENV;
-  let apiKey = opts.apiKey;
-  let keySource: ResolvedConnection['keySource'] = 'options';
-  if (!apiKey) {
-    apiKey = env[keyEnv]?.trim() || undefined;
-    keySource = 'env';
-  }
-  if (!apiKey) {
-    if (isOpenAI) {
-      throw new ProviderConfigError(
-        `${keyEnv} is not set: export ${keyEnv}=<your key> to call ${baseURL}, or point model.baseURL ` +
-          `(or OPENAI_BASE_URL) at a local OpenAI-compatible server (vLLM, Ollama, llama.cpp, LM Studio), ` +
-          `or use provider: offline.`,
-      );
-    }
-    apiKey = LOCAL_PLACEHOLDER_KEY;
-    keySource = 'placeholder';
-  }
-  registerSecret(apiKey);
-  return { baseURL, apiKey, isOpenAI, keySource };
-}
-
 /** The SDK's logger, with secrets scrubbed from everything it prints. */
 const redactingLogger = {
   error: (...args: unknown[]) => console.error(redactSecrets(format(args))),
@@ -136,7 +77,7 @@ const redactingLogger = {
 };
 const format = (args: unknown[]) => args.map((a) => (typeof a === 'string' ? a : inspect(a, { depth: 4 }))).join(' ');
 
-export function createClient(conn: ResolvedConnection, opts: OpenAIConnectionOptions): OpenAI {
+export function createClient(conn: ResolvedEndpoint, opts: OpenAIConnectionOptions): OpenAI {
   const OpenAISdk = sdk();
   return new OpenAISdk({
     apiKey: conn.apiKey,

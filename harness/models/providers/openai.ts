@@ -19,11 +19,11 @@ import {
   IncompleteResponseError,
   createClient,
   ProviderError,
-  resolveConnection,
   withRetries,
   type OpenAIConnectionOptions,
-  type ResolvedConnection,
 } from './openai-client.ts';
+
+import { resolveEndpoint, type ResolvedEndpoint } from '../endpoint.ts';
 
 export { ProviderConfigError, ProviderError } from './openai-client.ts';
 
@@ -73,7 +73,7 @@ export class OpenAIChatProvider implements ChatProvider {
   readonly offline = false;
   readonly baseURL: string;
   private readonly client: OpenAI;
-  private readonly conn: ResolvedConnection;
+  private readonly conn: ResolvedEndpoint;
   private readonly opts: OpenAIChatProviderOptions;
   /** Learned from the server: cleared when it rejects the feature. */
   private sendJsonFormat: boolean;
@@ -89,7 +89,7 @@ export class OpenAIChatProvider implements ChatProvider {
     if (!opts.model || typeof opts.model !== 'string') throw new Error('openai provider: "model" is required (e.g. gpt-4.1-mini)');
     this.opts = opts;
     this.id = opts.model;
-    this.conn = resolveConnection(opts);
+    this.conn = resolveEndpoint(opts);
     this.baseURL = this.conn.baseURL;
     this.client = createClient(this.conn, opts);
     this.sendJsonFormat = opts.json ?? true;

@@ -9,7 +9,8 @@ import { OfflineReasoner } from './offline.ts';
 import { OpenAIChatProvider } from './openai.ts';
 import { HashEmbedder } from '../embedders/hash.ts';
 import { OpenAIEmbedder } from '../embedders/openai.ts';
-import { DEFAULT_API_KEY_ENV, type OpenAIConnectionOptions } from './openai-client.ts';
+import { type OpenAIConnectionOptions } from './openai-client.ts';
+import { DEFAULT_API_KEY_ENV, inheritEndpoint } from '../endpoint.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Config schema (the `model:` section of a run config)
@@ -223,9 +224,8 @@ export function registerEmbedder(factory: EmbedderFactory): void {
  * (the key and the corpus text) go to the server the user configured and nowhere else.
  */
 export function embedderOptionsFor(model: Pick<ModelConfig, 'baseURL' | 'apiKeyEnv' | 'maxRetries' | 'timeoutMs' | 'retryBaseMs' | 'retryMaxMs'>): EmbedderOptions {
-  const o: EmbedderOptions = {};
-  if (model.baseURL !== undefined) o.baseURL = model.baseURL;
-  if (model.apiKeyEnv !== undefined) o.apiKeyEnv = model.apiKeyEnv;
+  // The embedder has no server setting of its own: the shared rule gives it the run's (endpoint.ts).
+  const o: EmbedderOptions = inheritEndpoint({}, model);
   if (model.maxRetries !== undefined) o.maxRetries = model.maxRetries;
   if (model.timeoutMs !== undefined) o.timeoutMs = model.timeoutMs;
   if (model.retryBaseMs !== undefined) o.retryBaseMs = model.retryBaseMs;

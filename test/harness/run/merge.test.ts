@@ -28,10 +28,10 @@ describe('interleave', () => {
 });
 
 describe('mergeShards (hand-made shards)', () => {
-  it('restores the original question order and the record order, with shard null and one run id', () => {
+  it('restores the original question order and the record order, with shard null and one run id', async () => {
     const root = tempDir();
     const dirs = [3, 1, 4, 2].map((i) => shard(root, i, 4, 10));
-    const out = mergeShards(dirs, join(root, 'merged'));
+    const out = await mergeShards(dirs, join(root, 'merged'));
     expect(out.manifest.questionIds).toEqual(Array.from({ length: 10 }, (_, i) => `q${i + 1}`));
     expect(out.manifest.shard).toBeNull();
     expect(out.manifest.runId).toBe('merged');
@@ -44,21 +44,21 @@ describe('mergeShards (hand-made shards)', () => {
     expect(onDisk).toHaveLength(10);
   });
 
-  it('refuses incompatible shards with every reason', () => {
+  it('refuses incompatible shards with every reason', async () => {
     const root = tempDir();
     const a = shard(root, 1, 3, 9);
     const b = shard(root, 2, 3, 9, { configHash: 'other', corpus: { ...manifest().corpus, hash: 'other-corpus' } });
-    expect(() => mergeShards([a, b], join(root, 'm1'))).toThrow(/different config \(configHash\)[\s\S]*different corpus \(corpus\.hash\)/);
+    await expect(mergeShards([a, b], join(root, 'm1'))).rejects.toThrow(/different config \(configHash\)[\s\S]*different corpus \(corpus\.hash\)/);
     const root2 = tempDir();
     const s1 = shard(root2, 1, 3, 9);
     const s1again = shard(root2, 1, 3, 9, { runId: 'dup' });
-    expect(() => mergeShards([s1, s1again], join(root2, 'm'))).toThrow(/given twice[\s\S]*missing shards 2\/3, 3\/3/);
+    await expect(mergeShards([s1, s1again], join(root2, 'm'))).rejects.toThrow(/given twice[\s\S]*missing shards 2\/3, 3\/3/);
     const root3 = tempDir();
     const unfinished = shard(root3, 2, 2, 4, { finishedAt: null });
-    expect(() => mergeShards([shard(root3, 1, 2, 4), unfinished], join(root3, 'm'))).toThrow(/did not finish/);
+    await expect(mergeShards([shard(root3, 1, 2, 4), unfinished], join(root3, 'm'))).rejects.toThrow(/did not finish/);
     const root4 = tempDir();
     const plain = writeRun(join(root4, 'plain'), manifest(), records('run-a', 'vector', outcomes(4, 2)));
-    expect(() => mergeShards([plain], join(root4, 'm'))).toThrow(/not a shard run/);
+    await expect(mergeShards([plain], join(root4, 'm'))).rejects.toThrow(/not a shard run/);
   });
 });
 

@@ -257,8 +257,13 @@ export interface AnswerScores {
   yesNo: number | null;
   /** null when the question is not multiple choice. */
   choice: number | null;
-  /** The single correct/incorrect verdict used for accuracy (see harness/scoring/answer.ts). */
-  correct: number;
+  /**
+   * The single correct/incorrect verdict used for accuracy (see harness/scoring/answer.ts); null
+   * when the rule cannot judge the question (every gold is long or procedural: see `ungradable`).
+   */
+  correct: number | null;
+  /** Set when `correct` is null: why the rule gives no verdict. */
+  ungradable?: 'long' | 'procedural';
 }
 
 export interface RetrievalScores {

@@ -113,7 +113,9 @@ export function evaluateGate(file: GateFile, strategies: readonly GateInputStrat
       }
       const cmp = compareMetric(s.a, s.b, rule.metric, { alpha: rule.alpha, resamples: file.resamples, seed: opts.seed });
       if (cmp.n === 0) {
-        checks.push({ ...base, status: 'skip', message: `${rule.name}: skipped, not measured on both sides (${rule.metric})` });
+        const ungradable = rule.metric === 'accuracy' && [...s.a, ...s.b].some((r) => r.scores?.ungradable);
+        const why = ungradable ? 'the rule judge cannot grade these golds (accuracy n/a (rule): long or procedural); gate judgeAccuracy with an LLM judge instead' : `not measured on both sides (${rule.metric})`;
+        checks.push({ ...base, status: 'skip', message: `${rule.name}: skipped, ${why}` });
         continue;
       }
       const check: GateCheck = { ...base, comparison: cmp, status: 'pass', message: '' };

@@ -139,3 +139,24 @@ export function ungradableNote(strategies: readonly StrategySummary[]): string |
   const parts = affected.map((s) => `${s.strategy} ${s.ungradable} of ${s.records}`);
   return `accuracy is over the records the rule judge can grade; records whose gold is long or procedural are left out (${parts.join(', ')}); ${how}. F1 and retrieval cover every record`;
 }
+
+/** What the groundedness columns mean (and that the lexical one is a proxy); null when neither was measured. */
+export function groundednessNote(strategies: readonly StrategySummary[]): string | null {
+  const lexical = strategies.some((s) => (s.groundednessLexicalN ?? 0) > 0);
+  const llm = strategies.find((s) => s.groundednessJudge);
+  if (!lexical && !llm) return null;
+  const parts: string[] = [];
+  if (llm) parts.push(`groundedness (LLM): the share of the answer's claims that the retrieved evidence supports, graded by ${llm.groundednessJudge!.model} (its calls are not in the strategies' calls, tokens, $ or latency)`);
+  if (lexical) parts.push("lexical support (proxy): the share of the answer's content words found in the retrieved evidence, an offline proxy for groundedness that rewards copying and cannot see paraphrase or contradiction");
+  return `${parts.join('; ')}. Neither needs a gold answer; a failed record or an abstention is not measured (n)`;
+}
+
+/** Console lines for the LLM groundedness grader, like the judge lines; empty without it. */
+export function groundednessLines(strategies: readonly StrategySummary[], priced: boolean): string[] {
+  const graded = strategies.filter((s) => s.groundednessJudge);
+  if (graded.length === 0) return [];
+  return [
+    `groundedness graded by ${graded[0]!.groundednessJudge!.model} (share of the answer's claims the retrieved evidence supports); lexical support is the offline proxy:`,
+    ...graded.map((s) => `  ${s.strategy}: groundedness ${pct(s.groundedness, s.intervals?.groundedness)} (n=${s.groundednessN}${s.groundednessJudge!.errors ? `, ${s.groundednessJudge!.errors} ungraded` : ''}), lexical support ${pct(s.groundednessLexical, s.intervals?.groundednessLexical)}; grader ${usd(s.groundednessJudge!.costPerQuestion, priced)}/q`),
+  ];
+}

@@ -2,7 +2,7 @@
 // efficiency) with one row per strategy. Cells never contain a raw `|` or newline.
 import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
-import { accuracyText, budgets, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, budgets, groundednessNote, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 import type { TagSummary } from '../harness/summary/tags.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
 
@@ -20,7 +20,10 @@ function table(head: string[], rows: string[][]): string {
 }
 
 function answersTable(strategies: StrategySummary[]): string {
-  const head = ['strategy', 'records', 'accuracy', 'exact match', 'F1', 'numeric match', 'yes/no', 'errors'];
+  // Groundedness columns: the offline proxy whenever a record has it, the LLM grader's when it ran.
+  const lexical = strategies.some((s) => (s.groundednessLexicalN ?? 0) > 0);
+  const llm = strategies.some((s) => (s.groundednessN ?? 0) > 0);
+  const head = ['strategy', 'records', 'accuracy', 'exact match', 'F1', 'numeric match', 'yes/no', ...(llm ? ['groundedness (LLM)'] : []), ...(lexical ? ['lexical support (proxy)'] : []), 'errors'];
   const rows = strategies.map((s) => [
     escapeMarkdown(s.strategy),
     String(s.records),
@@ -29,6 +32,8 @@ function answersTable(strategies: StrategySummary[]): string {
     pct(s.f1, s.intervals?.f1),
     s.numericMatch === null ? NA : `${pct(s.numericMatch, s.intervals?.numericMatch)} (n=${s.numericN})`,
     s.yesNo === null ? NA : `${pct(s.yesNo, s.intervals?.yesNo)} (n=${s.yesNoN})`,
+    ...(llm ? [s.groundedness === null || s.groundedness === undefined ? NA : `${pct(s.groundedness, s.intervals?.groundedness)} (n=${s.groundednessN})`] : []),
+    ...(lexical ? [s.groundednessLexical === null || s.groundednessLexical === undefined ? NA : `${pct(s.groundednessLexical, s.intervals?.groundednessLexical)} (n=${s.groundednessLexicalN})`] : []),
     errors(s),
   ]);
   return table(head, rows);
@@ -182,6 +187,8 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
   );
   const ungradable = ungradableNote(strategies);
   if (ungradable) parts.push(`> ${escapeMarkdown(ungradable)}.`, '');
+  const grounded = groundednessNote(strategies);
+  if (grounded) parts.push(escapeMarkdown(grounded), '');
   const judge = judgeLines(strategies, meta.priced);
   if (judge.length) {
     const [head, ...lines] = judge;

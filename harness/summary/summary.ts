@@ -84,6 +84,14 @@ export interface StrategySummary {
   judgeAccuracy: number | null;
   /** The judge beside the rule: counts, agreement and its own cost; absent without a judge. */
   judge?: JudgeSummary;
+  /** LLM-judged groundedness in the retrieved evidence (supported claims / claims), over `groundednessN` records; null without it. */
+  groundedness: number | null;
+  groundednessN: number;
+  /** The offline lexical proxy of groundedness (content words found in the evidence), over `groundednessLexicalN` records. */
+  groundednessLexical: number | null;
+  groundednessLexicalN: number;
+  /** The groundedness grader's own cost; absent without `scoring.groundedness`. */
+  groundednessJudge?: { graded: number; errors: number; costPerQuestion: number; totalCost: number; tokensPerQuestion: number; model: string };
 
   retrieval: Record<RetrievalLevel, RetrievalLevelSummary | null>;
   /** Scores at further cutoffs of `scoring.k`, keyed by k (the main `retrieval` is at `RunSummary.k`). */
@@ -154,6 +162,8 @@ export type MeanMetricPath =
   | 'numericMatch'
   | 'yesNo'
   | 'judgeAccuracy'
+  | 'groundedness'
+  | 'groundednessLexical'
   | RetrievalPath
   | 'callsPerQuestion'
   | 'embedCallsPerQuestion'
@@ -206,6 +216,9 @@ export const RECORD_METRICS: Record<MeanMetricPath, (r: RunRecord) => number | n
   numericMatch: (r) => conditionalAnswerValue(r, 'numericMatch', (g) => g.some((x) => goldHasNumber(x, 6, r.question))),
   yesNo: (r) => conditionalAnswerValue(r, 'yesNo', (g) => g.some((x) => goldPolarity(x, r.question) !== null)),
   judgeAccuracy: judgeValue,
+  // Groundedness of a failed record is not measured (it has no answer); errors count apart.
+  groundedness: (r) => (recordFailed(r) ? null : (r.groundedness?.judge?.score ?? null)),
+  groundednessLexical: (r) => (recordFailed(r) ? null : (r.groundedness?.lexical ?? null)),
   ...retrievalExtractors(),
   callsPerQuestion: (r) => r.calls,
   embedCallsPerQuestion: (r) => r.embedCalls,
@@ -320,6 +333,10 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
   const numeric = recordValues(records, 'numericMatch');
   const yesNo = recordValues(records, 'yesNo');
   const graded = recordValues(records, 'accuracy');
+  const grounded = recordValues(records, 'groundedness');
+  const groundedLexical = recordValues(records, 'groundednessLexical');
+  const grader = records.filter((r) => r.groundedness?.judge);
+  const graderCalls = grader.flatMap((r) => r.groundedness!.judge!.calls);
   return {
     strategy,
     records: records.length,
@@ -336,6 +353,22 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
     yesNoN: yesNo.length,
     judgeAccuracy: nullableMean(judged),
     ...(judge ? { judge } : {}),
+    groundedness: nullableMean(grounded),
+    groundednessN: grounded.length,
+    groundednessLexical: nullableMean(groundedLexical),
+    groundednessLexicalN: groundedLexical.length,
+    ...(grader.length
+      ? {
+          groundednessJudge: {
+            graded: grounded.length,
+            errors: grader.filter((r) => r.groundedness!.judge!.error).length,
+            costPerQuestion: graderCalls.reduce((n, c) => n + c.costUsd, 0) / grader.length,
+            totalCost: graderCalls.reduce((n, c) => n + c.costUsd, 0),
+            tokensPerQuestion: graderCalls.reduce((n, c) => n + c.inputTokens + c.outputTokens, 0) / grader.length,
+            model: grader[0]!.groundedness!.judge!.model,
+          },
+        }
+      : {}),
     retrieval,
     ...(retrievalAt ? { retrievalAt } : {}),
     callsPerQuestion: m('callsPerQuestion'),
@@ -446,6 +479,11 @@ export function flattenStrategySummary(s: StrategySummary): Array<[string, FlatV
     ['judge.costPerQuestion', s.judge?.costPerQuestion ?? null],
     ['judge.tokensPerQuestion', s.judge?.tokensPerQuestion ?? null],
     ['judge.latencyMs.mean', s.judge?.latencyMs ?? null],
+    ['groundedness', s.groundedness ?? null],
+    ['groundedness.n', s.groundednessN ?? 0],
+    ['groundednessLexical', s.groundednessLexical ?? null],
+    ['groundednessLexical.n', s.groundednessLexicalN ?? 0],
+    ['groundedness.costPerQuestion', s.groundednessJudge?.costPerQuestion ?? null],
   );
   for (const b of BUDGET_NAMES) cols.push([`budgetExhausted.${b}`, s.budgetExhausted[b] ?? 0]);
   cols.push(

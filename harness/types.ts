@@ -257,8 +257,13 @@ export interface AnswerScores {
   yesNo: number | null;
   /** null when the question is not multiple choice. */
   choice: number | null;
-  /** The single correct/incorrect verdict used for accuracy (see harness/scoring/answer.ts). */
-  correct: number;
+  /**
+   * The single correct/incorrect verdict used for accuracy (see harness/scoring/answer.ts); null
+   * when the rule cannot judge the question (every gold is long or procedural: see `ungradable`).
+   */
+  correct: number | null;
+  /** Set when `correct` is null: why the rule gives no verdict. */
+  ungradable?: 'long' | 'procedural';
 }
 
 export interface RetrievalScores {
@@ -290,6 +295,17 @@ export interface RecordJudge {
   error?: string;
 }
 
+/**
+ * Is the answer supported by the evidence the strategy retrieved? (harness/scoring/groundedness.ts)
+ * Both scores are 0–1, null when there is nothing to measure (no answer, an abstention, no claim).
+ */
+export interface RecordGroundedness {
+  /** Offline lexical proxy: the share of the answer's content words found in the retrieved evidence. */
+  lexical: number | null;
+  /** LLM-judged (`scoring.groundedness`): supported claims / claims, with the grader's calls (never the strategy's). */
+  judge?: { score: number | null; claims: number; supported: number; model: string; calls: CallLog[]; error?: string };
+}
+
 export interface RunRecord {
   runId: string;
   strategy: string;
@@ -303,6 +319,8 @@ export interface RunRecord {
   scores: AnswerScores | null;
   /** The LLM judge's verdict beside the rule's `scores.correct`, when `scoring.judge` is set. */
   judge?: RecordJudge;
+  /** Groundedness of the answer in the retrieved evidence; absent in records written before it existed. */
+  groundedness?: RecordGroundedness;
   retrieval: RecordRetrieval | null;
   evidence: Array<Omit<EvidenceItem, 'text'> & { chars: number }>;
   calls: number;

@@ -12,6 +12,7 @@ import { OFFLINE_LABEL } from './format.ts';
 export { COMPARE_FORMATS, type CompareFormat, type CompareReport, type RunLabel } from './compareReport.ts';
 import type { CompareFormat, CompareReport, RunLabel } from './compareReport.ts';
 import { jsonText } from '../harness/files/jsonText.ts';
+import { coverageText } from '../harness/analysis/compare/coverage.ts';
 
 const wtl = (m: MetricComparison) => `${m.wins}/${m.ties}/${m.losses}`;
 
@@ -50,15 +51,12 @@ function head(report: CompareReport): string[] {
 }
 
 function pairingLines(comparisons: StrategyComparison[]): string[] {
-  const list = (ids: string[]) => (ids.length > 10 ? `${ids.slice(0, 10).join(', ')}, …` : ids.join(', '));
   return comparisons.map((c) => {
-    const p = c.pairing;
-    const extra = [
-      p.onlyBaseline.length ? `${p.onlyBaseline.length} only in A (${list(p.onlyBaseline)})` : '',
-      p.onlyCandidate.length ? `${p.onlyCandidate.length} only in B (${list(p.onlyCandidate)})` : '',
-    ].filter(Boolean);
     const reps = c.baseline.repeats > 1 || c.candidate.repeats > 1 ? `, repeats ${c.baseline.repeats} vs ${c.candidate.repeats} (averaged per question)` : '';
-    return `${c.label}: ${p.paired} paired questions${extra.length ? `; excluded: ${extra.join('; ')}` : ''}${reps}`;
+    const cov = c.coverage ?? null;
+    if (!cov) return `${c.label}: ${c.pairing.paired} paired questions${reps}`;
+    // Every figure above is over the paired questions only: say how much of the baseline that is.
+    return `${c.label}: ${coverageText(cov, ['A', 'B'])}${reps}`;
   });
 }
 

@@ -11,7 +11,7 @@ export function metricKind(m: CompareMetric): Kind {
   if (m === 'costPerQuestion') return 'usd';
   if (m === 'latencyMs.mean' || isPercentile(m)) return 'ms';
   if (m.endsWith('.mrr') || m.endsWith('.ndcg')) return 'score';
-  if (m === 'accuracy' || m === 'exactMatch' || m === 'f1' || m === 'numericMatch' || m === 'yesNo' || m === 'judgeAccuracy' || m.startsWith('retrieval.')) return 'rate';
+  if (m === 'accuracy' || m === 'exactMatch' || m === 'f1' || m === 'numericMatch' || m === 'yesNo' || m === 'judgeAccuracy' || m === 'groundedness' || m === 'groundednessLexical' || m.startsWith('retrieval.')) return 'rate';
   return 'count';
 }
 
@@ -28,6 +28,8 @@ export function metricLabel(m: CompareMetric): string {
     numericMatch: 'numeric match',
     yesNo: 'yes/no',
     judgeAccuracy: 'judge accuracy',
+    groundedness: 'groundedness (LLM)',
+    groundednessLexical: 'lexical support (proxy)',
     embedTokensPerQuestion: 'embed tokens/q',
     callsPerQuestion: 'calls/q',
     embedCallsPerQuestion: 'embed calls/q',

@@ -5,7 +5,7 @@
 import { flattenStrategySummary, intervalPaths, type FlatValue } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
 import { forDocument } from '../harness/text/terminal.ts';
-import { orderedStrategies } from './format.ts';
+import { orderedStrategies, RULE_NA } from './format.ts';
 
 const COST_COLUMNS = new Set(['costPerQuestion', 'totalCost']);
 
@@ -17,6 +17,13 @@ export function csvField(value: FlatValue | boolean | undefined): string {
   let s = forDocument(String(value));
   if (typeof value === 'string' && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** For the accuracy cell: `n/a (rule)` and where to get a verdict, or the records left out. */
+function accuracyNote(s: ReportInput['summary']['strategies'][number]): string | null {
+  if (!s.ungradable) return null;
+  const judge = 'grade them with the LLM judge (scoring.judge or treebench rejudge --judge)';
+  return s.accuracy === null ? `${RULE_NA}: every gold is long or procedural; ${judge}` : `over ${s.accuracyN} of ${s.records} records; ${s.ungradable} with a long or procedural gold left out; ${judge}`;
 }
 
 export function renderCsv({ summary, meta }: ReportInput): string {
@@ -34,6 +41,8 @@ export function renderCsv({ summary, meta }: ReportInput): string {
     const cols: Array<[string, FlatValue | boolean]> = [...metaCols];
     for (const [k, v] of flattenStrategySummary(s)) {
       cols.push([k, COST_COLUMNS.has(k) && !meta.priced ? null : v]);
+      // Why accuracy is empty or leaves records out (every run has the column, empty when it does not).
+      if (k === 'ungradable') cols.push(['accuracyNote', accuracyNote(s)]);
       // Parameter columns (sweeps, grids) right after the strategy id.
       if (k === 'strategy') for (const c of meta.parameters?.columns ?? []) cols.push([c, meta.parameters!.values[s.strategy]?.[c] ?? null]);
     }

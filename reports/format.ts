@@ -108,3 +108,55 @@ export function orderedStrategies(summary: RunSummary, meta: ReportMeta): Strate
 export function modelLabel(meta: ReportMeta): string {
   return meta.offline ? `${meta.model} — ${OFFLINE_LABEL}` : meta.model;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Accuracy the rule cannot measure
+
+/** Shown instead of an accuracy the rule judge could not measure (every gold long or procedural). */
+export const RULE_NA = 'n/a (rule)';
+
+/** Rule accuracy with its interval, or `n/a (rule)` when the rule graded no record. */
+export function accuracyText(s: StrategySummary, withCi = true): string {
+  if (s.accuracy === null) return (s.ungradable ?? 0) > 0 ? RULE_NA : NA;
+  return pct(s.accuracy, withCi ? s.intervals?.accuracy : undefined);
+}
+
+/**
+ * The footer of a report whose accuracy leaves records out: which, why, and where to get a
+ * verdict for them (the LLM judge). Null when the rule graded every record.
+ */
+export function ungradableNote(strategies: readonly StrategySummary[]): string | null {
+  const affected = strategies.filter((s) => (s.ungradable ?? 0) > 0);
+  if (affected.length === 0) return null;
+  const judged = strategies.some((s) => s.judge);
+  const how = judged
+    ? 'the LLM judge grades them (judge accuracy)'
+    : 'grade them with the LLM judge: scoring.judge in the config, or treebench rejudge <runDir> --judge openai:<model> (docs/scoring.md)';
+  const all = affected.every((s) => s.accuracy === null);
+  if (all) {
+    return `accuracy ${RULE_NA}: the gold answers are long or procedural, which the rule judge cannot grade (token overlap does not tell a right answer from a wrong one there); ${how}. F1 and retrieval are measured as usual`;
+  }
+  const parts = affected.map((s) => `${s.strategy} ${s.ungradable} of ${s.records}`);
+  return `accuracy is over the records the rule judge can grade; records whose gold is long or procedural are left out (${parts.join(', ')}); ${how}. F1 and retrieval cover every record`;
+}
+
+/** What the groundedness columns mean (and that the lexical one is a proxy); null when neither was measured. */
+export function groundednessNote(strategies: readonly StrategySummary[]): string | null {
+  const lexical = strategies.some((s) => (s.groundednessLexicalN ?? 0) > 0);
+  const llm = strategies.find((s) => s.groundednessJudge);
+  if (!lexical && !llm) return null;
+  const parts: string[] = [];
+  if (llm) parts.push(`groundedness (LLM): the share of the answer's claims that the retrieved evidence supports, graded by ${llm.groundednessJudge!.model} (its calls are not in the strategies' calls, tokens, $ or latency)`);
+  if (lexical) parts.push("lexical support (proxy): the share of the answer's content words found in the retrieved evidence, an offline proxy for groundedness that rewards copying and cannot see paraphrase or contradiction");
+  return `${parts.join('; ')}. Neither needs a gold answer; a failed record or an abstention is not measured (n)`;
+}
+
+/** Console lines for the LLM groundedness grader, like the judge lines; empty without it. */
+export function groundednessLines(strategies: readonly StrategySummary[], priced: boolean): string[] {
+  const graded = strategies.filter((s) => s.groundednessJudge);
+  if (graded.length === 0) return [];
+  return [
+    `groundedness graded by ${graded[0]!.groundednessJudge!.model} (share of the answer's claims the retrieved evidence supports); lexical support is the offline proxy:`,
+    ...graded.map((s) => `  ${s.strategy}: groundedness ${pct(s.groundedness, s.intervals?.groundedness)} (n=${s.groundednessN}${s.groundednessJudge!.errors ? `, ${s.groundednessJudge!.errors} ungraded` : ''}), lexical support ${pct(s.groundednessLexical, s.intervals?.groundednessLexical)}; grader ${usd(s.groundednessJudge!.costPerQuestion, priced)}/q`),
+  ];
+}

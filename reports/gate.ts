@@ -3,7 +3,7 @@
 import { fitTable, type FitColumn } from './fit.ts';
 import { wrapText } from './console.ts';
 import type { GateCheck, GateEvaluation } from '../harness/analysis/gate/evaluate.ts';
-import { raw } from '../harness/analysis/gate/evaluate.ts';
+import { powerText, raw } from '../harness/analysis/gate/evaluate.ts';
 import type { RunLabel } from './compare.ts';
 import { fmtDeltaCi, fmtValue, metricLabel } from './compareFormat.ts';
 import { renderJunit, type JunitSuite } from './junit.ts';
@@ -22,16 +22,46 @@ const STATUS_TEXT = { pass: 'pass', fail: 'FAIL', skip: 'skip' } as const;
 const STATUS_MD = { pass: '✅ pass', fail: '❌ **FAIL**', skip: '➖ skip' } as const;
 
 export function ruleLabel(c: GateCheck): string {
+  if (c.kind === 'coverage') return 'coverage';
   return c.rule ? `${c.rule.name} ${c.rule.kind} ${c.rule.threshold.text}` : 'present in candidate';
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 function verdict(e: GateEvaluation): string {
   const { pass, fail, skip } = e.counts;
-  return `${fail ? `FAILED: ${fail} regression${fail === 1 ? '' : 's'}` : 'PASSED'} (${pass} passed, ${fail} failed, ${skip} skipped)`;
+  const failed = e.checks.filter((c) => c.status === 'fail');
+  const coverage = failed.filter((c) => c.kind === 'coverage').length;
+  const underpowered = failed.filter((c) => c.kind === 'rule' && c.power && !c.exceeded).length;
+  const regressions = fail - coverage - underpowered;
+  const what = [regressions ? plural(regressions, 'regression') : '', coverage ? plural(coverage, 'coverage failure') : '', underpowered ? `${underpowered} underpowered` : ''].filter(Boolean).join(', ');
+  return `${fail ? `FAILED: ${what}` : 'PASSED'} (${pass} passed, ${fail} failed, ${skip} skipped)`;
+}
+
+/** Power notes, one line per rule name: the strategies it concerns and the detectable change. */
+export function powerLines(e: GateEvaluation): string[] {
+  const byRule = new Map<string, GateCheck[]>();
+  for (const c of e.checks) {
+    if (!c.power || !c.rule || c.status === 'fail') continue;
+    const key = `${c.rule.name} ${c.rule.kind} ${c.rule.threshold.text}`;
+    byRule.set(key, [...(byRule.get(key) ?? []), c]);
+  }
+  return [...byRule.values()].map((cs) => {
+    // The strategy with the weakest test speaks for the rule; the others are named.
+    const worst = cs.reduce((w, c) => (c.power!.detectable > w.power!.detectable ? c : w));
+    const others = cs.filter((c) => c !== worst).map((c) => c.strategy);
+    return `${worst.strategy}${others.length ? ` (also ${others.join(', ')})` : ''}: ${powerText(worst.rule!, worst.power!)}`;
+  });
+}
+
+function coverageCells(c: GateCheck): string[] {
+  const v = c.coverage!;
+  return [c.strategy, ruleLabel(c), `${v.baselineQuestions} q`, `${v.paired} paired`, v.missing.length ? `−${v.missing.length} q` : '0', '–', c.message];
 }
 
 function cells(c: GateCheck, priced: boolean): string[] {
   const m = c.comparison;
+  if (c.kind === 'coverage' && c.coverage) return coverageCells(c);
   if (!m || !c.rule) return [c.strategy, ruleLabel(c), '–', '–', '–', '–', c.message];
   const cost = m.metric === 'costPerQuestion' && !priced;
   const p = `${m.pAdjusted < 0.001 ? '<0.001' : m.pAdjusted.toFixed(3)}`;
@@ -74,6 +104,8 @@ export function renderGateText(r: GateReport, width = Infinity): string {
   lines.push(table.toString());
   if (fitted.dropped.length || fitted.condensed.length) lines.push(`narrowed to fit ${width} columns:${fitted.condensed.length ? ` Δ without interval;` : ''}${fitted.dropped.length ? ` hidden ${fitted.dropped.join(', ')};` : ''} full table: --summary-md or --format json`);
   for (const c of r.evaluation.checks.filter((x) => x.status === 'fail')) lines.push(`FAIL ${c.strategy}: ${c.message}`);
+  const power = powerLines(r.evaluation);
+  if (power.length) lines.push(`power (these questions are too few to detect the margin of ${plural(power.length, 'rule')}; a pass there is weak evidence):`, ...power.map((l) => `  ${l}`));
   if (Number.isFinite(width)) return lines.flatMap((l) => (l === fitted.text ? [l] : wrapText(l, width))).join('\n');
   return lines.join('\n');
 }
@@ -97,12 +129,14 @@ export function renderGateMarkdown(r: GateReport): string {
   for (const c of e.checks) {
     const row = cells(c, priced);
     // A clean pass needs no sentence; failures, near misses and skips keep theirs.
-    if (c.status === 'pass' && !c.exceeded && c.rule) row[6] = `within ${c.rule.kind} ${c.rule.threshold.text}`;
+    if (c.status === 'pass' && !c.exceeded && c.rule) row[6] = `within ${c.rule.kind} ${c.rule.threshold.text}${c.power ? ' (underpowered, see below)' : ''}`;
     parts.push(line([STATUS_MD[c.status], ...row.map(escapeMarkdown)]));
   }
+  const power = powerLines(e);
+  if (power.length) parts.push('', `**Power.** These questions are too few to detect the margin of ${plural(power.length, 'rule')}; a pass there is weak evidence:`, '', ...power.map((l) => `- ${escapeMarkdown(l)}`));
   parts.push(
     '',
-    'A quality rule fails only when the drop exceeds its threshold **and** is significant (McNemar exact for correct/incorrect, paired permutation for means, paired bootstrap for percentiles; Holm-adjusted p < alpha). Δ is candidate − baseline with its paired bootstrap interval.',
+    'A quality rule fails only when the drop exceeds its threshold **and** is significant (McNemar exact for correct/incorrect, paired permutation for means, paired bootstrap for percentiles; Holm-adjusted p < alpha). Δ is candidate − baseline with its paired bootstrap interval. The coverage rule fails a candidate that lacks baseline questions, did not finish, or has more error or budget-exhausted records than the baseline.',
   );
   return parts.join('\n') + '\n';
 }
@@ -127,6 +161,7 @@ export function gateJunitSuites(r: GateReport, timestamp = new Date().toISOStrin
             `metric: ${metricLabel(m.metric)} (${m.metric}), ${m.n} paired questions`,
             `baseline ${raw(m.a)}, candidate ${raw(m.b)}, delta ${raw(m.delta)} [${raw(m.lo)}, ${raw(m.hi)}]`,
             `test: ${m.test}, p=${m.p.toPrecision(3)}, adjusted p=${m.pAdjusted.toPrecision(3)}, wins/ties/losses ${m.wins}/${m.ties}/${m.losses}`,
+            ...(c.power && c.rule ? [`power: ${powerText(c.rule, c.power)}`] : []),
           ].join('\n')
         : c.message;
       return {

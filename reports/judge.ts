@@ -15,7 +15,8 @@ const fixed2 = (x: number): string => (Math.abs(x) < 0.005 ? '0.00' : x.toFixed(
 const kappaText = (s: StrategySummary): string => {
   const a = s.judge?.agreement;
   if (!a) return 'κ n/a';
-  return `κ ${fixed2(a.kappa)} [${fixed2(a.lo)}, ${fixed2(a.hi)}], agree ${pct(a.agree)}`;
+  const ci = Number.isFinite(a.lo) && Number.isFinite(a.hi) ? ` [${fixed2(a.lo)}, ${fixed2(a.hi)}]` : '';
+  return `κ ${fixed2(a.kappa)}${ci}, agree ${pct(a.agree)}`;
 };
 
 /** One line per strategy: "vector: rule 24.3%, judge 21.6% [..], κ 0.81 [0.6, 1.0], agree 94.6%; judge $0.0001/q". */

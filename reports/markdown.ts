@@ -3,7 +3,7 @@
 import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
 import { forDocument } from '../harness/text/terminal.ts';
-import { budgets, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, budgets, groundednessNote, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 import type { TagSummary } from '../harness/summary/tags.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
 
@@ -21,15 +21,20 @@ function table(head: string[], rows: string[][]): string {
 }
 
 function answersTable(strategies: StrategySummary[]): string {
-  const head = ['strategy', 'records', 'accuracy', 'exact match', 'F1', 'numeric match', 'yes/no', 'errors'];
+  // Groundedness columns: the offline proxy whenever a record has it, the LLM grader's when it ran.
+  const lexical = strategies.some((s) => (s.groundednessLexicalN ?? 0) > 0);
+  const llm = strategies.some((s) => (s.groundednessN ?? 0) > 0);
+  const head = ['strategy', 'records', 'accuracy', 'exact match', 'F1', 'numeric match', 'yes/no', ...(llm ? ['groundedness (LLM)'] : []), ...(lexical ? ['lexical support (proxy)'] : []), 'errors'];
   const rows = strategies.map((s) => [
     escapeMarkdown(s.strategy),
     String(s.records),
-    pct(s.accuracy, s.intervals?.accuracy),
+    escapeMarkdown(accuracyText(s)),
     pct(s.exactMatch, s.intervals?.exactMatch),
     pct(s.f1, s.intervals?.f1),
     s.numericMatch === null ? NA : `${pct(s.numericMatch, s.intervals?.numericMatch)} (n=${s.numericN})`,
     s.yesNo === null ? NA : `${pct(s.yesNo, s.intervals?.yesNo)} (n=${s.yesNoN})`,
+    ...(llm ? [s.groundedness === null || s.groundedness === undefined ? NA : `${pct(s.groundedness, s.intervals?.groundedness)} (n=${s.groundednessN})`] : []),
+    ...(lexical ? [s.groundednessLexical === null || s.groundednessLexical === undefined ? NA : `${pct(s.groundednessLexical, s.intervals?.groundednessLexical)} (n=${s.groundednessLexicalN})`] : []),
     errors(s),
   ]);
   return table(head, rows);
@@ -149,7 +154,7 @@ function tagsTable(tags: TagSummary[]): string {
   const rows = tags.map((t) => [
     escapeMarkdown(t.tag),
     String(Math.max(...t.cells.map((c) => c.n))),
-    ...t.cells.map((c) => (c.n ? `${pct(c.accuracy)}${c.recall === null ? '' : ` (${pct(c.recall)})`}` : '–')),
+    ...t.cells.map((c) => (c.n ? `${c.accuracy === null ? 'n/a (rule)' : pct(c.accuracy)}${c.recall === null ? '' : ` (${pct(c.recall)})`}` : '–')),
   ]);
   return table(['tag', 'n', ...strategies.map(escapeMarkdown)], rows);
 }
@@ -181,10 +186,14 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
     'Accuracy counts records with an error as incorrect. Numeric match and yes/no cover only the questions they apply to (n).',
     '',
   );
+  const ungradable = ungradableNote(strategies);
+  if (ungradable) parts.push(`> ${escapeMarkdown(ungradable)}.`, '');
+  const grounded = groundednessNote(strategies);
+  if (grounded) parts.push(escapeMarkdown(grounded), '');
   const judge = judgeLines(strategies, meta.priced);
   if (judge.length) {
     const [head, ...lines] = judge;
-    parts.push('## LLM judge', '', escapeMarkdown(head!), '', ...lines.map((l) => `- ${escapeMarkdown(l.trim())}`), '', "κ: Cohen's kappa between the rule's and the judge's verdicts, with a 95% percentile-bootstrap interval.", '');
+    parts.push('## LLM judge', '', escapeMarkdown(head!), '', ...lines.map((l) => `- ${escapeMarkdown(l.trim())}`), '', "κ: Cohen's kappa between the rule's and the judge's verdicts on the records both graded, with a 95% percentile-bootstrap interval over questions (repeats resampled together, the run's seed).", '');
   }
   const retrieval = retrievalTable(strategies, summary.k);
   parts.push('## Retrieval', '', retrieval ?? `_Retrieval is not scored: ${unscoredRetrievalReason(strategies)}._`, '');

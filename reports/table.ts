@@ -7,7 +7,7 @@ import { paint, wrapText } from './console.ts';
 import type { ReportInput } from './types.ts';
 import type { ConfidenceInterval, StrategySummary } from '../harness/summary/summary.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
-import { errors, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, errors, groundednessLines, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 
 /**
  * `value ±h` for the narrow console columns: h is the larger side of the interval, so the
@@ -62,7 +62,7 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
   const columns: FitColumn[] = [
     col('strategy', 0, (s) => s.strategy),
     col('n', 7, (s) => String(s.records)),
-    col('accuracy', 1, (s) => pct(s.accuracy, s.intervals?.accuracy), (s) => rate(s.accuracy, s.intervals?.accuracy)),
+    col('accuracy', 1, (s) => accuracyText(s), (s) => (s.accuracy === null ? accuracyText(s) : rate(s.accuracy, s.intervals?.accuracy))),
     col('F1', 9, (s) => pct(s.f1, s.intervals?.f1), (s) => pct(s.f1)),
     col(level ? `${atK('recall', summary.k)} (${level})` : 'recall', 2, (s) => { const r = recallOf(s); return r ? pct(r.recall, recallCi(s)) : NA; }, (s) => { const r = recallOf(s); return r ? rate(r.recall, recallCi(s)) : NA; }),
     col('calls/q', 6, (s) => plusMinus(s.callsPerQuestion, s.intervals?.callsPerQuestion, num), (s) => num(s.callsPerQuestion)),
@@ -88,9 +88,11 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
   else if (meta.pricedAs) notes.push(`$: calls priced as ${meta.pricedAs} (configs/prices.yaml)`);
   if (fitted.condensed.length) notes.push(`narrowed to fit ${width} columns: ${fitted.condensed.join(', ')} without [lo, hi] (±: larger side) or intervals`);
   if (fitted.dropped.length) notes.push(`hidden to fit ${width} columns: ${fitted.dropped.join(', ')} (full table: --format md, or the run's report files)`);
+  const ungradable = ungradableNote(strategies);
+  if (ungradable) notes.push(ungradable);
   notes.push(...tokenNotes(summary));
   if (meta.offline) notes.push('offline reasoner: these numbers measure the harness and retrieval, not LLM answer quality');
-  lines.push(...[...notes, ...judgeLines(strategies, meta.priced)].flatMap((n) => wrapText(n, width)));
+  lines.push(...[...notes, ...judgeLines(strategies, meta.priced), ...groundednessLines(strategies, meta.priced)].flatMap((n) => wrapText(n, width)));
   const repeatLines = strategies.map((s) => repeatLine(s)).filter((l): l is string => l !== null);
   if (repeatLines.length) lines.push(...wrapText('repeats (spread of per-repeat accuracy; flaky = correctness differs between repeats):', width), ...repeatLines.flatMap((l) => wrapText(l, width, '  ')));
   return lines.join('\n');

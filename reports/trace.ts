@@ -31,7 +31,7 @@ export function formatTrace(record: RunRecord, corpus: Corpus | null, opts: { wi
   const recall = headlineRecall(record.retrieval);
   lines.push(
     [
-      `correct ${s?.correct ? 'yes' : 'no'}`,
+      s && (s.correct === null || s.correct === undefined) ? `correct n/a (rule: ${s.ungradable ?? 'ungradable'} gold)` : `correct ${s?.correct ? 'yes' : 'no'}`,
       `F1 ${s ? s.f1.toFixed(2) : '-'}`,
       `evidence recall ${recall === null ? '-' : recall.toFixed(2)}`,
       `calls ${record.calls}`,

@@ -11,6 +11,7 @@ import { DEFAULT_BASELINES_DIR } from '../../harness/analysis/baselines.ts';
 import { assertComparable, comparability, loadRun, strategyIds, strategyRecords } from '../../harness/analysis/compare/runs.ts';
 import { evaluateGate } from '../../harness/analysis/gate/evaluate.ts';
 import { loadGateRules } from '../../harness/analysis/gate/rules.ts';
+import { completenessOf, coverageOf } from '../../harness/analysis/compare/coverage.ts';
 import { renderGateJunit, renderGateMarkdown, renderGateText, type GateReport } from '../../reports/gate.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
@@ -54,18 +55,19 @@ export function buildGate(args: GateArgs): GateReport {
 
   const strategies = common.map((s) => ({ strategy: s, a: strategyRecords(a, s), b: strategyRecords(b, s) }));
   for (const s of strategies) {
-    const qa = new Set(s.a.map((r) => r.questionId));
-    const qb = new Set(s.b.map((r) => r.questionId));
-    const paired = [...qa].filter((q) => qb.has(q)).length;
-    if (paired === 0) throw new UsageError(`${s.strategy}: the runs share no question ids; nothing to pair`);
-    if (paired < qa.size) notes.push(`${s.strategy}: ${qa.size - paired} baseline questions missing from the candidate (excluded)`);
-    if (paired < qb.size) notes.push(`${s.strategy}: ${qb.size - paired} candidate questions not in the baseline (excluded)`);
+    const c = coverageOf(s.a, s.b);
+    if (c.paired === 0) throw new UsageError(`${s.strategy}: the runs share no question ids; nothing to pair`);
+    // Missing baseline questions are the coverage rule's business (it fails them by default);
+    // without that rule they are still said.
+    if (c.missing.length && !file.coverage) notes.push(`${s.strategy}: ${c.missing.length} baseline questions missing from the candidate (excluded; the coverage rule is off)`);
+    if (c.extra.length) notes.push(`${s.strategy}: ${c.extra.length} candidate questions not in the baseline (excluded)`);
   }
   const evaluation = evaluateGate(file, strategies, {
     priced: Boolean(a.manifest.model?.priced && b.manifest.model?.priced),
     level: headlineLevel(a.records, b.records),
     seed: args.seed ?? a.manifest.seed ?? 0,
     missing,
+    candidateRun: completenessOf(b.manifest, b.records),
   });
   return {
     baseline: runLabel(a),

@@ -12,6 +12,7 @@ import { substituteEnv } from './variables.ts';
 import { applyOverrides, overrideLocator, parseOverride } from './overrides.ts';
 import { modelConfigSchema } from '../models/providers/registry.ts';
 import { judgeConfigSchema } from '../scoring/judge/config.ts';
+import { groundednessConfigSchema } from '../scoring/judge/grounding.ts';
 import { corpusConfigSchema, datasetConfigSchema } from './dataSections.ts';
 import { getStrategy, hasStrategy, listStrategies } from '../strategy/registry.ts';
 import type { Strategy } from '../strategy/strategy.ts';
@@ -140,6 +141,10 @@ export const configSchema = z
         k: z.union([z.number().int().positive(), z.array(z.number().int().positive()).min(1)]).default(10),
         /** Optional LLM judge beside the rule judge (harness/scoring/judge/llm.ts). */
         judge: judgeConfigSchema.optional(),
+        /** Optional LLM-judged groundedness in the retrieved evidence (harness/scoring/judge/grounding.ts); the lexical proxy is always on. */
+        groundedness: groundednessConfigSchema.optional(),
+        /** A free-text gold with more words than this is ungradable by the rule judge (default 9; harness/scoring/answer.ts). */
+        maxGoldWords: z.number().int().positive().optional(),
       })
       .strict()
       .default({ f1Threshold: 0.5, numericRelTol: 0.01, k: 10 }),

@@ -16,6 +16,8 @@ import { MeteredContext, type ModelDoor } from './context.ts';
 import { hashSeed } from './random.ts';
 import { goldAnswers, scoreAnswer } from '../scoring/answer.ts';
 import { LlmJudge } from '../scoring/judge/llm.ts';
+import { judgeGroundedness } from '../scoring/judge/grounding.ts';
+import { lexicalGroundedness } from '../scoring/groundedness.ts';
 import { scoreRetrievalAtK } from '../scoring/retrieval.ts';
 import { summarize, type RunSummary } from '../summary/summary.ts';
 import { withIntervals } from '../summary/intervals.ts';
@@ -81,6 +83,8 @@ export interface RunOptions {
   embeddingCache?: boolean;
   /** Use this provider instead of the configured one (tests inject scripted models). */
   provider?: ChatProvider;
+  /** Use this provider for the groundedness grader instead of `scoring.groundedness`'s (tests). */
+  groundednessProvider?: ChatProvider;
   /** Use this provider for the LLM judge instead of `scoring.judge`'s. */
   judgeProvider?: ChatProvider;
   /** Bootstrap intervals in summary.json (default true; `tune` skips them for its rung runs). */
@@ -322,6 +326,10 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const judge = config.scoring.judge
     ? new LlmJudge({ config: inheritEndpoint(config.scoring.judge, config.model), prices, concurrency, ...(opts.judgeProvider ? { provider: opts.judgeProvider } : {}), ...(door.cache ? { cache: door.cache } : {}) })
     : undefined;
+  // The groundedness grader goes through a judge door of its own (its calls are never the strategies').
+  const grounder = config.scoring.groundedness
+    ? new LlmJudge({ config: inheritEndpoint({ ...config.scoring.groundedness, prompt: 'default' }, config.model), prices, concurrency, ...(opts.groundednessProvider ? { provider: opts.groundednessProvider } : {}), ...(door.cache ? { cache: door.cache } : {}) })
+    : undefined;
   // Finished work is skipped; with --retry-errors a key whose latest record is an error is run
   // again, and the new record (appended) supersedes the old one.
   const done = new Set([...folder.previous].filter(([, succeeded]) => succeeded || !opts.retryErrors).map(([key]) => key));
@@ -358,7 +366,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       notRun++;
       return;
     }
-    const { record, failure } = await runOneDetailed(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, strategyFor, ...(judge ? { judge } : {}) });
+    const { record, failure } = await runOneDetailed(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, strategyFor, ...(judge ? { judge } : {}), ...(grounder ? { grounder } : {}) });
     const kind: FailureKind | null = failure === undefined ? null : classifyFailure(failure);
     breaker.record(kind, record.error ?? '');
     if (breaker.open) stopCalls.abort(new Error(breaker.reason!));
@@ -427,10 +435,12 @@ interface TaskEnv {
   corpus: Corpus;
   door: ModelDoor;
   seed: number;
-  scoring: { f1Threshold: number; numericRelTol: number; k?: number | number[] };
+  scoring: { f1Threshold: number; numericRelTol: number; k?: number | number[]; maxGoldWords?: number | undefined };
   judge?: LlmJudge;
   /** The strategy of an entry: a built-in from the registry (the default) or a plugin's. */
   strategyFor?: (spec: StrategySpec) => Strategy;
+  /** The LLM that grades groundedness (`scoring.groundedness`), when set. */
+  grounder?: LlmJudge;
 }
 
 /** Runs one strategy on one question; never throws — failures become error records. */
@@ -464,7 +474,7 @@ export async function runOneDetailed(task: { spec: StrategySpec; question: Quest
   }
   const wallMs = performance.now() - started;
   const chats = ctx.calls.filter((c) => c.kind === 'chat');
-  const scores = scoreAnswer(question, result, { f1Threshold: env.scoring.f1Threshold, relTol: env.scoring.numericRelTol });
+  const scores = scoreAnswer(question, result, { f1Threshold: env.scoring.f1Threshold, relTol: env.scoring.numericRelTol, ...(env.scoring.maxGoldWords ? { maxGoldWords: env.scoring.maxGoldWords } : {}) });
   // The judge grades after the clock stopped: its time is not the strategy's.
   // A failed record is incorrect for the judge too, without asking it.
   const judged = !env.judge
@@ -472,6 +482,18 @@ export async function runOneDetailed(task: { spec: StrategySpec; question: Quest
     : error === null
       ? await env.judge.judge({ question: question.question, gold: goldAnswers(question), answer: result.answer })
       : env.judge.failedVerdict();
+  // Groundedness in the evidence the strategy retrieved (it reads the evidence texts, which the
+  // record does not keep): the offline proxy always, the LLM grader when configured. A failed
+  // record, an empty answer or an abstention has nothing to measure, and costs no call.
+  const evidenceTexts = result.evidence.map((e) => e.text);
+  const lexical = error === null ? lexicalGroundedness(result.answer, evidenceTexts) : null;
+  const groundedness: RunRecord['groundedness'] = { lexical };
+  if (env.grounder) {
+    groundedness.judge =
+      lexical === null
+        ? { score: null, claims: 0, supported: 0, model: env.grounder.provider.id, calls: [] }
+        : await judgeGroundedness(env.grounder, { question: question.question, answer: result.answer, evidence: evidenceTexts });
+  }
   const record: RunRecord = {
     runId: env.runId,
     strategy: spec.id,
@@ -483,6 +505,7 @@ export async function runOneDetailed(task: { spec: StrategySpec; question: Quest
     gold: goldAnswers(question),
     scores,
     ...(judged ? { judge: judged } : {}),
+    groundedness,
     retrieval: scoreRetrievalAtK(question, result.evidence, env.corpus, env.scoring.k),
     evidence: result.evidence.map(({ text, ...e }) => ({ ...e, chars: text.length })),
     calls: chats.length,

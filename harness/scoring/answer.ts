@@ -4,29 +4,41 @@
 // ------------------------------------------------------------------------------------------
 // How `correct` is decided (docs/scoring.md quotes this block)
 //
-//   1. Multiple choice (the question has `choices` and a `label`): correct = the chosen index
-//      equals the label. When the strategy returned no index, the answer text is read as a
-//      letter (`B`, `(b)`, `B) ...`) or as the exact text of one choice (SQuAD-normalized).
+//   1. Multiple choice (the question has `choices` and a `label`): the answer text names a
+//      choice — by letter (`B`, `(b)`, `B) ...`, `Answer: B`, `Option B`) or by the exact text of
+//      one choice (SQuAD-normalized, a choice's own `A.` prefix ignored, optionally followed by
+//      an explanation: `Carbon dioxide, because…`) — or, when the text names none, the index the
+//      strategy returned; correct = that choice is the label.
 //   2. Otherwise each gold answer is judged by its own kind, and the prediction is correct
 //      when any gold answer accepts it:
 //      a. yes/no gold (yesNo.ts): decided by the question's form and the gold's meaning, not
 //         its first word alone; the answer's yes/no word must agree, with negation ("not yes")
 //         and abstention ("not stated", "cannot be determined") understood;
-//      b. numeric gold (numericJudge.ts): a short quantity, a year or a date. The answer's
-//         *claimed* value must match — unit, scale, currency and percent agreeing when both
-//         state one, within `relTol` (1%); years and dates exactly; an answer that lists three
-//         or more candidate values, or offers alternatives, claims none;
-//      c. any other gold: normalized exact match, token F1 ≥ 0.5, or the normalized gold
-//         contained in an answer of at most max(40, 4 × gold) tokens; an abstention never
-//         matches a free-text gold.
-//   The thresholds are options (`f1Threshold`, `shortAnswerWords`, `relTol`, `absTol`).
-//   Exact match and F1 are always reported too, as the official SQuAD v1.1 script computes
-//   them (maximum over gold answers).
+//      b. numeric gold (numericJudge.ts): a short quantity, a year, a date, a time of day or a
+//         range. The answer's *claimed* value must match — unit, scale, currency and percent
+//         agreeing when both state one, the question's stated unit ("in USD millions") scaling
+//         bare numbers; counts exactly, measured quantities within `relTol` (1%) or as the gold
+//         rounded; years, dates, times and ranges as values; a denied value ("not 25") is no
+//         claim; number words equal digits; an answer that lists three or more candidate
+//         values, or offers alternatives, claims none;
+//      c. sentence gold to a question that asks for a quantity: its numeric claims, each stated;
+//      d. any other gold of at most `maxGoldWords` (9) words that is not a procedure: normalized
+//         exact match, token F1 ≥ 0.5, or the normalized gold contained in an answer of at most
+//         max(40, 4 × gold) tokens; an abstention never matches a free-text gold;
+//      e. a longer free-text gold, or a procedure (steps, menu paths): **ungradable** — token
+//         overlap cannot tell a right answer from a wrong one there, so the rule gives no
+//         verdict (`correct: null`, `ungradable: 'long' | 'procedural'`); accuracy leaves the
+//         question out and says so, and the LLM judge (`scoring.judge`) grades it.
+//      A question is ungradable when every gold is; otherwise its gradable golds decide.
+//   The thresholds are options (`f1Threshold`, `shortAnswerWords`, `maxGoldWords`, `relTol`,
+//   `absTol`). Exact match and F1 are always reported too, as the official SQuAD v1.1 script
+//   computes them (maximum over gold answers).
 // ------------------------------------------------------------------------------------------
 
 import type { AnswerScores, Question } from '../types.ts';
 import type { NumericTolerance } from './numbers.ts';
-import { claimedValueMatch, numericGoldKind } from './numericJudge.ts';
+import { claimedValueMatch, goldClaims, numericGoldKind, sentenceClaimsMatch } from './numericJudge.ts';
+import { asksForQuantity } from './questionForm.ts';
 import { goldPolarity, isAbstention, yesNoMatch } from './yesNo.ts';
 
 import { answerTokens, normalizeAnswer } from './normalize.ts';
@@ -79,19 +91,24 @@ export function tokenF1(pred: string, golds: readonly string[]): number {
 
 export { goldPolarity, predictionPolarity, yesNoMatch, isYesNoQuestion, isAbstention } from './yesNo.ts';
 
-/** True when the gold is judged as a number (a short quantity, a year or a date; see numericJudge.ts). */
-export function goldHasNumber(gold: string, shortAnswerWords = 6): boolean {
-  return numericGoldKind(gold, shortAnswerWords) !== null;
+/**
+ * True when the gold is judged by its numbers: a short quantity, year, date, time or range, or a
+ * sentence gold with numeric claims to a question that asks for a quantity (numericJudge.ts).
+ */
+export function goldHasNumber(gold: string, shortAnswerWords = 6, question?: string): boolean {
+  return numericGoldKind(gold, shortAnswerWords) !== null || (question !== undefined && goldPolarity(gold, question) === null && asksForQuantity(question) && goldClaims(gold, question).length > 0);
 }
 
-/** 1 when the answer's claimed value matches a numeric gold, 0 when not, null when the gold is not numeric. */
-export function numericMatchOne(pred: string, gold: string, tol: NumericTolerance = {}, shortAnswerWords = 6): number | null {
-  return claimedValueMatch(pred, gold, tol, shortAnswerWords);
+/** 1 when the answer's claimed value matches a numeric gold (or a sentence gold's claims), 0 when not, null when the gold is not judged by numbers. */
+export function numericMatchOne(pred: string, gold: string, tol: NumericTolerance = {}, shortAnswerWords = 6, question?: string): number | null {
+  const short = claimedValueMatch(pred, gold, tol, shortAnswerWords, question);
+  if (short !== null) return short;
+  return question !== undefined && goldPolarity(gold, question) === null ? sentenceClaimsMatch(pred, gold, question, tol) : null;
 }
 
 /** Numeric match over gold answers: null when no gold answer is numeric, else the maximum. */
-export function numericMatch(pred: string, golds: readonly string[], tol: NumericTolerance = {}, shortAnswerWords = 6): number | null {
-  return bestNumericVerdict(golds.map((g) => numericMatchOne(pred, g, tol, shortAnswerWords)));
+export function numericMatch(pred: string, golds: readonly string[], tol: NumericTolerance = {}, shortAnswerWords = 6, question?: string): number | null {
+  return bestNumericVerdict(golds.map((g) => numericMatchOne(pred, g, tol, shortAnswerWords, question)));
 }
 
 /** The best of the golds' numeric verdicts (null: that gold is not numeric); null when none is. */
@@ -130,23 +147,41 @@ export function choiceMatch(predChoice: number | null | undefined, label: number
   return predChoice !== null && predChoice !== undefined && predChoice === label ? 1 : 0;
 }
 
+// A choice's own label, as datasets often write them: `A. Paris`, `(B) London`, `C) Rome`.
+const CHOICE_PREFIX_RE = /^\s*\(?[A-Za-z]\s*[).:]\s+/;
+// What answers put before the choice: "The answer is", "Answer:", "Option", "It is".
+const LEAD_IN_RE = /^\s*(?:(?:the\s+)?(?:correct\s+|right\s+|final\s+)?(?:answer|choice|option)\s*(?:is|:)?\s*|it\s+is\s+|i\s+(?:choose|pick|select)\s+)/i;
+
 /**
- * Read a choice index from answer text when the strategy gave none: a lone letter (`B`, `(b)`,
- * `B.`), a leading letter with a delimiter (`B) Paris`, `(B) Paris`), or the exact normalized
- * text of exactly one choice.
+ * Read a choice index from answer text: a lone letter (`B`, `(b)`, `B.`), a leading letter with
+ * a delimiter (`B) Paris`, `(B) Paris`), a letter after a lead-in (`Answer: B`, `Option B`), or
+ * the exact normalized text of exactly one choice (its `A.` prefix ignored), alone or followed by
+ * an explanation after punctuation (`Carbon dioxide, because…`). Undefined when the text names
+ * no choice, or several.
  */
 export function inferChoice(answer: string, choices: readonly string[]): number | undefined {
-  const trimmed = answer.trim();
+  const trimmed = answer.trim().replace(LEAD_IN_RE, '').trim();
   const letter =
-    /^\(?([A-Za-z])\)?[.:]?$/.exec(trimmed) ?? /^(?:\(([A-Za-z])\)|([A-Za-z])[).:])\s/.exec(trimmed);
+    /^\(?([A-Za-z])\)?[.:]?$/.exec(trimmed) ?? /^(?:\(([A-Za-z])\)|([A-Za-z])[).:])(?:\s|$)/.exec(trimmed);
   if (letter) {
     const ch = (letter[1] ?? letter[2])!.toUpperCase();
     const idx = ch.charCodeAt(0) - 65;
     if (idx >= 0 && idx < choices.length) return idx;
   }
-  const norm = normalizeAnswer(answer);
-  const hits = choices.map((c, i) => (normalizeAnswer(c) === norm ? i : -1)).filter((i) => i >= 0);
-  return hits.length === 1 ? hits[0] : undefined;
+  const texts = choices.map((c) => normalizeAnswer(c.replace(CHOICE_PREFIX_RE, '')));
+  const norm = normalizeAnswer(trimmed.replace(CHOICE_PREFIX_RE, ''));
+  const exact = texts.map((t, i) => (t === norm ? i : -1)).filter((i) => i >= 0);
+  if (exact.length === 1) return exact[0];
+  if (exact.length > 1) return undefined;
+  // The exact text of one choice, then an explanation after punctuation: the longest choice
+  // that opens the answer this way, when no other choice does.
+  const head = (t: string) => {
+    const raw = trimmed.replace(CHOICE_PREFIX_RE, '');
+    const cut = raw.search(/[,;:.(—–]\s|\s+(?:because|since|as)\s/i);
+    return cut < 0 ? null : normalizeAnswer(raw.slice(0, cut)) === t;
+  };
+  const opening = texts.map((t, i) => (t && head(t) ? i : -1)).filter((i) => i >= 0);
+  return opening.length === 1 ? opening[0] : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -157,7 +192,12 @@ export interface AnswerScoreOptions extends NumericTolerance {
   f1Threshold?: number;
   /** A numeric gold with at most this many words is judged by numeric match. Default 6. */
   shortAnswerWords?: number;
+  /** A free-text gold with more words than this is ungradable by the rule. Default 9. */
+  maxGoldWords?: number;
 }
+
+/** The default of `maxGoldWords`: extractive-QA overlap (SQuAD EM/F1) is made for short spans. */
+export const MAX_GOLD_WORDS = 9;
 
 /** The gold strings EM/F1 compare against: the answers, or the right choice's text. */
 export function goldAnswers(question: Question): string[] {
@@ -172,14 +212,54 @@ function isMultipleChoice(q: Question): q is Question & { choices: string[]; lab
   return Array.isArray(q.choices) && q.choices.length > 0 && typeof q.label === 'number';
 }
 
-/** Verdict of one gold answer on the prediction, by the gold's kind (rule 2 above). */
-function goldAccepts(pred: string, gold: string, question: string, numeric: number | null, opts: Required<AnswerScoreOptions>): boolean {
-  if (goldPolarity(gold, question) !== null) return yesNoMatch(pred, [gold], question) === 1;
-  if (numeric !== null) return numeric === 1;
+// ---------------------------------------------------------------------------------------------
+// Which golds the rule can judge
+
+/** How the rule judges a gold (rule 2 above). */
+export type GoldKind = 'yes/no' | 'number' | 'claims' | 'text' | 'ungradable';
+
+const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
+
+// A procedure: a menu path (`Settings > Display`), or two or more instructions (sentences or
+// clauses that open with an imperative: "From Settings, tap …. Tap … to enable.").
+const MENU_PATH_RE = /[\p{L}\p{N})]\s+>\s+[\p{L}\p{N}(]/u;
+const INSTRUCTION_RE = /(?:^|[.!?:;]\s+|,\s+(?:then|and then)\s+)(?:from|tap|touch|press|select|open|go to|click|choose|swipe|drag|enter|turn|set|hold|navigate|launch|slide|scroll|type|check|uncheck|toggle|run|install|configure|sign in|log in)(?![\p{L}])/giu;
+
+/** True when the gold reads as instructions: a menu path, or two or more instructions. */
+export function isProcedural(gold: string): boolean {
+  return MENU_PATH_RE.test(gold) || (gold.match(INSTRUCTION_RE)?.length ?? 0) >= 2;
+}
+
+/** The gold's kind, and for an ungradable gold why (`long` or `procedural`). */
+export function goldKind(gold: string, question: string | undefined, opts: { shortAnswerWords?: number; maxGoldWords?: number } = {}): { kind: GoldKind; reason?: 'long' | 'procedural' } {
+  const short = opts.shortAnswerWords ?? 6;
+  if (goldPolarity(gold, question) !== null) return { kind: 'yes/no' };
+  if (numericGoldKind(gold, short) !== null) return { kind: 'number' };
+  if (asksForQuantity(question) && goldClaims(gold, question).length > 0) return { kind: 'claims' };
+  const n = wordCount(gold);
+  if (n > short && isProcedural(gold)) return { kind: 'ungradable', reason: 'procedural' };
+  if (n > (opts.maxGoldWords ?? MAX_GOLD_WORDS)) return { kind: 'ungradable', reason: 'long' };
+  return { kind: 'text' };
+}
+
+/** Verdict of one gradable gold answer on the prediction, by the gold's kind (rule 2 above). */
+function goldAccepts(pred: string, gold: string, kind: GoldKind, question: string, numeric: number | null, opts: Required<AnswerScoreOptions>): boolean {
+  if (kind === 'yes/no') return yesNoMatch(pred, [gold], question) === 1;
+  if (kind === 'number' || kind === 'claims') return numeric === 1;
   if (exactMatchOne(pred, gold) === 1) return true;
   // An abstention is never a free-text answer, however many words it shares with the gold.
   if (isAbstention(pred) && !isAbstention(gold)) return false;
   return tokenF1One(pred, gold) >= opts.f1Threshold || containsGold(pred, gold) === 1;
+}
+
+/** Why the rule cannot judge a question (every gold is long or procedural), or null when it can. */
+export function ungradableReason(question: Pick<Question, 'question' | 'answers' | 'choices' | 'label'>, opts: AnswerScoreOptions = {}): 'long' | 'procedural' | null {
+  if (isMultipleChoice(question as Question)) return null;
+  const golds = goldAnswers(question as Question);
+  if (golds.length === 0) return null;
+  const kinds = golds.map((g) => goldKind(g, question.question, opts));
+  if (!kinds.every((k) => k.kind === 'ungradable')) return null;
+  return kinds.some((k) => k.reason === 'procedural') ? 'procedural' : 'long';
 }
 
 export function scoreAnswer(
@@ -190,6 +270,7 @@ export function scoreAnswer(
   const opts: Required<AnswerScoreOptions> = {
     f1Threshold: options.f1Threshold ?? 0.5,
     shortAnswerWords: options.shortAnswerWords ?? 6,
+    maxGoldWords: options.maxGoldWords ?? MAX_GOLD_WORDS,
     relTol: options.relTol ?? 0.01,
     absTol: options.absTol ?? 0,
   };
@@ -198,13 +279,14 @@ export function scoreAnswer(
 
   let choice: number | null = null;
   if (isMultipleChoice(question)) {
-    const picked = result.choice ?? inferChoice(pred, question.choices);
+    // What the answer says beats the index a strategy attached to it: a reader sees the text.
+    const picked = inferChoice(pred, question.choices) ?? result.choice;
     choice = choiceMatch(picked, question.label);
   }
 
-  // Each gold's numeric verdict (null: not a numeric gold), once: the numeric-match score is
+  // Each gold's numeric verdict (null: not judged by numbers), once: the numeric-match score is
   // their maximum, and the verdict of a numeric gold is its own.
-  const numeric = golds.map((g) => numericMatchOne(pred, g, opts, opts.shortAnswerWords));
+  const numeric = golds.map((g) => numericMatchOne(pred, g, opts, opts.shortAnswerWords, question.question));
   const scores: AnswerScores = {
     exactMatch: exactMatch(pred, golds),
     f1: tokenF1(pred, golds),
@@ -213,6 +295,17 @@ export function scoreAnswer(
     choice,
     correct: 0,
   };
-  scores.correct = choice !== null ? choice : golds.some((g, i) => goldAccepts(pred, g, question.question, numeric[i] ?? null, opts)) ? 1 : 0;
+  if (choice !== null) {
+    scores.correct = choice;
+    return scores;
+  }
+  const kinds = golds.map((g) => goldKind(g, question.question, opts));
+  const gradable = golds.map((g, i) => ({ g, i, kind: kinds[i]!.kind })).filter((x) => x.kind !== 'ungradable');
+  if (golds.length > 0 && gradable.length === 0) {
+    scores.correct = null;
+    scores.ungradable = kinds.some((k) => k.reason === 'procedural') ? 'procedural' : 'long';
+    return scores;
+  }
+  scores.correct = gradable.some(({ g, i, kind }) => goldAccepts(pred, g, kind, question.question, numeric[i] ?? null, opts)) ? 1 : 0;
   return scores;
 }

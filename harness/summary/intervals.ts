@@ -30,6 +30,7 @@ import { wilson } from '../stats/wilson.ts';
 import type { RunRecord } from '../types.ts';
 import { latestRecords } from '../run/store.ts';
 import { repeatStats } from './repeats.ts';
+import { judgeSummary } from './judgeSummary.ts';
 import {
   MEAN_METRIC_PATHS,
   RECORD_METRICS,
@@ -279,8 +280,12 @@ export function withIntervals(summary: RunSummary, records: readonly RunRecord[]
     const rs = byStrategy.get(s.strategy) ?? [];
     if (new Set(rs.map((r) => r.questionId)).size < rs.length) clustered = true;
     const stats = repeatStats(rs);
+    // κ between the rule and the LLM judge gets the same treatment as every other interval:
+    // questions resampled (with their repeats), the run's seed and resamples.
+    const judge = s.judge ? judgeSummary(rs, { interval: true, seed, resamples }) : undefined;
     return {
       ...s,
+      ...(judge ? { judge } : {}),
       intervals: strategyIntervals(rs, { seed, resamples, level }),
       ...(stats ? { repeatStats: stats } : {}),
     };

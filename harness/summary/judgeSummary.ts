@@ -1,6 +1,9 @@
 // The LLM judge beside the rule judge, per strategy: its accuracy, how far it agrees with the
-// rule (Cohen's κ with a bootstrap interval, over records both graded) and what it cost. The
-// judge's calls are its own: they are not in the strategy's calls, tokens, dollars or latency.
+// rule (Cohen's κ over the records both graded: a question the rule cannot grade is left out)
+// and what it cost. The judge's calls are its own: they are not in the strategy's calls,
+// tokens, dollars or latency. κ's interval is the run's: a question-cluster bootstrap with the
+// run's seed and resamples, added by withIntervals (intervals.ts); `summarize` alone gives κ
+// without one.
 import { cohensKappa, type KappaResult } from '../stats/kappa.ts';
 import type { RunRecord } from '../types.ts';
 import { mean } from './percentile.ts';
@@ -29,18 +32,34 @@ export function judgeValue(r: RunRecord): number | null {
   return r.judge.correct;
 }
 
-export function judgeSummary(records: readonly RunRecord[], seed = 0): JudgeSummary | undefined {
+export interface JudgeSummaryOptions {
+  /** Compute κ's bootstrap interval (default false: κ alone, lo/hi NaN). */
+  interval?: boolean;
+  seed?: number;
+  resamples?: number;
+}
+
+export function judgeSummary(records: readonly RunRecord[], opts: JudgeSummaryOptions = {}): JudgeSummary | undefined {
   const judged = records.filter((r) => r.judge);
   if (judged.length === 0) return undefined;
   const rule: number[] = [];
   const llm: number[] = [];
+  const questions: string[] = [];
   for (const r of judged) {
     const v = judgeValue(r);
     if (v === null) continue;
-    rule.push(failed(r) ? 0 : r.scores!.correct);
+    const ruleVerdict = r.scores?.correct;
+    // The rule gave no verdict (ungradable gold): nothing to agree or disagree with.
+    if (r.scores && (ruleVerdict === null || ruleVerdict === undefined)) continue;
+    rule.push(failed(r) ? 0 : ruleVerdict!);
     llm.push(v);
+    questions.push(r.questionId);
   }
-  const k = rule.length >= 2 ? cohensKappa(rule, llm, { seed }) : null;
+  const k = rule.length >= 2 ? cohensKappa(rule, llm, { clusters: questions, seed: opts.seed ?? 0, resamples: opts.interval ? (opts.resamples ?? 10_000) : 1 }) : null;
+  if (k && !opts.interval) {
+    k.lo = NaN;
+    k.hi = NaN;
+  }
   const calls = judged.flatMap((r) => r.judge!.calls);
   const totalCost = calls.reduce((n, c) => n + c.costUsd, 0);
   return {

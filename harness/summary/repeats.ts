@@ -35,19 +35,25 @@ export function repeatStats(records: readonly RunRecord[]): RepeatStats | null {
   if (byRepeat.size < 2) return null;
   const acc = RECORD_METRICS.accuracy;
   const f1 = RECORD_METRICS.f1;
+  // Accuracy over the records the rule can grade (ungradable golds have no verdict: NaN when none is).
+  const meanOf = (xs: Array<number | null>) => {
+    const v = xs.filter((x): x is number => x !== null);
+    return v.length ? v.reduce((a, b) => a + b, 0) / v.length : NaN;
+  };
   const perRepeat = [...byRepeat]
     .sort(([a], [b]) => a - b)
     .map(([repeat, rs]) => ({
       repeat,
       records: rs.length,
-      accuracy: rs.reduce((s, r) => s + (acc(r) ?? 0), 0) / rs.length,
+      accuracy: meanOf(rs.map(acc)),
       f1: rs.reduce((s, r) => s + (f1(r) ?? 0), 0) / rs.length,
     }));
 
   const byQuestion = new Map<string, number[]>();
   for (const r of records) {
+    const v = acc(r);
+    if (v === null) continue;
     const g = byQuestion.get(r.questionId);
-    const v = acc(r) ?? 0;
     if (g) g.push(v);
     else byQuestion.set(r.questionId, [v]);
   }
@@ -62,7 +68,7 @@ export function repeatStats(records: readonly RunRecord[]): RepeatStats | null {
   return {
     repeats: byRepeat.size,
     perRepeat,
-    accuracy: spread(perRepeat.map((p) => p.accuracy)),
+    accuracy: spread(perRepeat.map((p) => p.accuracy).filter((x) => Number.isFinite(x)).concat(perRepeat.every((p) => !Number.isFinite(p.accuracy)) ? [NaN] : [])),
     f1: spread(perRepeat.map((p) => p.f1)),
     questionsRepeated,
     flaky,

@@ -14,7 +14,7 @@
 //    (its levels at every cutoff) is shared too when its levels are.
 // Everything shared is frozen: summaries read rows and never write them.
 import { recordFailed } from '../scoring/recordFailed.ts';
-import type { AnswerScores, BudgetName, CallLog, RecordJudge, RecordRetrieval, RetrievalScores, RunRecord } from '../types.ts';
+import type { AnswerScores, BudgetName, CallLog, RecordGroundedness, RecordJudge, RecordRetrieval, RetrievalScores, RunRecord } from '../types.ts';
 
 /** A record as the run's summary keeps it (a RunRecord: every reader of records reads rows). */
 export function summaryRecord(r: RunRecord): RunRecord {
@@ -36,6 +36,7 @@ class SummaryRow implements RunRecord {
   declare readonly gold: string[];
   declare readonly scores: AnswerScores | null;
   declare readonly judge: RecordJudge | undefined;
+  declare readonly groundedness: RecordGroundedness | undefined;
   declare readonly retrieval: RecordRetrieval | null;
   declare readonly calls: number;
   declare readonly embedCalls: number;
@@ -65,6 +66,11 @@ class SummaryRow implements RunRecord {
     this.scores = r.scores && SCORES.get(r.scores);
     // The judge's reason is text for people; its calls are counted (cost, tokens, latency).
     this.judge = r.judge && { correct: r.judge.correct, reason: '', model: r.judge.model, prompt: r.judge.prompt, calls: r.judge.calls };
+    // Groundedness: the scores, and the grader's calls (counted for its cost), not its claims.
+    this.groundedness = r.groundedness && {
+      lexical: r.groundedness.lexical,
+      ...(r.groundedness.judge ? { judge: { score: r.groundedness.judge.score, claims: r.groundedness.judge.claims, supported: r.groundedness.judge.supported, model: r.groundedness.judge.model, calls: r.groundedness.judge.calls, ...(r.groundedness.judge.error ? { error: r.groundedness.judge.error } : {}) } } : {}),
+    };
     this.retrieval = r.retrieval && sharedRetrieval(r.retrieval);
     this.calls = r.calls;
     this.embedCalls = r.embedCalls;

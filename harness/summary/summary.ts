@@ -8,6 +8,10 @@
 //     without scores, counts as incorrect (0 on every answer metric, even if it carries partial
 //     scores): dropping failures would flatter a strategy that crashes on hard questions.
 //     `errors` says how many there were.
+//   - Accuracy leaves out the records the rule judge cannot grade (every gold long or
+//     procedural: `scores.correct` null, see harness/scoring/answer.ts), failed or not: it is the
+//     mean over `accuracyN` records, null when there is none (reports show `n/a (rule)` and point
+//     to the LLM judge); `ungradable` counts the others. EM and F1 still average over every record.
 //   - Numeric match and yes/no are averaged over the records where they apply (the gold has a
 //     number / is yes-no); `numericN` / `yesNoN` give the count. A failed record counts 0 where
 //     they apply; without scores, applicability is read from its gold answers.
@@ -24,6 +28,7 @@ import { BUDGET_NAMES } from '../run/budget.ts';
 import type { BudgetName, RunRecord } from '../types.ts';
 import { latestRecords } from '../run/store.ts';
 import { goldHasNumber, goldPolarity } from '../scoring/answer.ts';
+import { ruleVerdict } from '../scoring/ruleVerdict.ts';
 import { mean, percentile } from './percentile.ts';
 import type { RepeatStats } from './repeatTypes.ts';
 import { summarizeTags, type TagSummary } from './tags.ts';
@@ -63,7 +68,12 @@ export interface StrategySummary {
   /** Distinct repeat indices seen. */
   repeats: number;
 
-  accuracy: number;
+  /** Rule accuracy over the records it can grade; null when it can grade none (see `ungradable`). */
+  accuracy: number | null;
+  /** Records the rule graded (accuracy's denominator). */
+  accuracyN: number;
+  /** Records whose gold the rule cannot grade (long or procedural): not in accuracy. */
+  ungradable: number;
   exactMatch: number;
   f1: number;
   numericMatch: number | null;
@@ -74,6 +84,14 @@ export interface StrategySummary {
   judgeAccuracy: number | null;
   /** The judge beside the rule: counts, agreement and its own cost; absent without a judge. */
   judge?: JudgeSummary;
+  /** LLM-judged groundedness in the retrieved evidence (supported claims / claims), over `groundednessN` records; null without it. */
+  groundedness: number | null;
+  groundednessN: number;
+  /** The offline lexical proxy of groundedness (content words found in the evidence), over `groundednessLexicalN` records. */
+  groundednessLexical: number | null;
+  groundednessLexicalN: number;
+  /** The groundedness grader's own cost; absent without `scoring.groundedness`. */
+  groundednessJudge?: { graded: number; errors: number; costPerQuestion: number; totalCost: number; tokensPerQuestion: number; model: string };
 
   retrieval: Record<RetrievalLevel, RetrievalLevelSummary | null>;
   /** Scores at further cutoffs of `scoring.k`, keyed by k (the main `retrieval` is at `RunSummary.k`). */
@@ -144,6 +162,8 @@ export type MeanMetricPath =
   | 'numericMatch'
   | 'yesNo'
   | 'judgeAccuracy'
+  | 'groundedness'
+  | 'groundednessLexical'
   | RetrievalPath
   | 'callsPerQuestion'
   | 'embedCallsPerQuestion'
@@ -174,7 +194,7 @@ function retrievalExtractors(): Record<RetrievalPath, (r: RunRecord) => number |
 
 export { recordFailed };
 
-function answerValue(r: RunRecord, key: 'correct' | 'exactMatch' | 'f1'): number {
+function answerValue(r: RunRecord, key: 'exactMatch' | 'f1'): number {
   return recordFailed(r) ? 0 : r.scores![key];
 }
 
@@ -190,12 +210,15 @@ function conditionalAnswerValue(r: RunRecord, key: 'numericMatch' | 'yesNo', app
  * the non-null ones, so a bootstrap over records reproduces exactly the summary's numbers.
  */
 export const RECORD_METRICS: Record<MeanMetricPath, (r: RunRecord) => number | null> = {
-  accuracy: (r) => answerValue(r, 'correct'),
+  accuracy: ruleVerdict,
   exactMatch: (r) => answerValue(r, 'exactMatch'),
   f1: (r) => answerValue(r, 'f1'),
-  numericMatch: (r) => conditionalAnswerValue(r, 'numericMatch', (g) => g.some((x) => goldHasNumber(x))),
+  numericMatch: (r) => conditionalAnswerValue(r, 'numericMatch', (g) => g.some((x) => goldHasNumber(x, 6, r.question))),
   yesNo: (r) => conditionalAnswerValue(r, 'yesNo', (g) => g.some((x) => goldPolarity(x, r.question) !== null)),
   judgeAccuracy: judgeValue,
+  // Groundedness of a failed record is not measured (it has no answer); errors count apart.
+  groundedness: (r) => (recordFailed(r) ? null : (r.groundedness?.judge?.score ?? null)),
+  groundednessLexical: (r) => (recordFailed(r) ? null : (r.groundedness?.lexical ?? null)),
   ...retrievalExtractors(),
   callsPerQuestion: (r) => r.calls,
   embedCallsPerQuestion: (r) => r.embedCalls,
@@ -309,12 +332,19 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
   const judge = judgeSummary(records);
   const numeric = recordValues(records, 'numericMatch');
   const yesNo = recordValues(records, 'yesNo');
+  const graded = recordValues(records, 'accuracy');
+  const grounded = recordValues(records, 'groundedness');
+  const groundedLexical = recordValues(records, 'groundednessLexical');
+  const grader = records.filter((r) => r.groundedness?.judge);
+  const graderCalls = grader.flatMap((r) => r.groundedness!.judge!.calls);
   return {
     strategy,
     records: records.length,
     questions: new Set(records.map((r) => r.questionId)).size,
     repeats: new Set(records.map((r) => r.repeat)).size,
-    accuracy: m('accuracy'),
+    accuracy: nullableMean(graded),
+    accuracyN: graded.length,
+    ungradable: records.length - graded.length,
     exactMatch: m('exactMatch'),
     f1: m('f1'),
     numericMatch: nullableMean(numeric),
@@ -323,6 +353,22 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
     yesNoN: yesNo.length,
     judgeAccuracy: nullableMean(judged),
     ...(judge ? { judge } : {}),
+    groundedness: nullableMean(grounded),
+    groundednessN: grounded.length,
+    groundednessLexical: nullableMean(groundedLexical),
+    groundednessLexicalN: groundedLexical.length,
+    ...(grader.length
+      ? {
+          groundednessJudge: {
+            graded: grounded.length,
+            errors: grader.filter((r) => r.groundedness!.judge!.error).length,
+            costPerQuestion: graderCalls.reduce((n, c) => n + c.costUsd, 0) / grader.length,
+            totalCost: graderCalls.reduce((n, c) => n + c.costUsd, 0),
+            tokensPerQuestion: graderCalls.reduce((n, c) => n + c.inputTokens + c.outputTokens, 0) / grader.length,
+            model: grader[0]!.groundedness!.judge!.model,
+          },
+        }
+      : {}),
     retrieval,
     ...(retrievalAt ? { retrievalAt } : {}),
     callsPerQuestion: m('callsPerQuestion'),
@@ -392,6 +438,8 @@ export function flattenStrategySummary(s: StrategySummary): Array<[string, FlatV
     ['questions', s.questions],
     ['repeats', s.repeats],
     ['accuracy', s.accuracy],
+    ['accuracyN', s.accuracyN],
+    ['ungradable', s.ungradable],
     ['exactMatch', s.exactMatch],
     ['f1', s.f1],
     ['numericMatch', s.numericMatch],
@@ -431,6 +479,11 @@ export function flattenStrategySummary(s: StrategySummary): Array<[string, FlatV
     ['judge.costPerQuestion', s.judge?.costPerQuestion ?? null],
     ['judge.tokensPerQuestion', s.judge?.tokensPerQuestion ?? null],
     ['judge.latencyMs.mean', s.judge?.latencyMs ?? null],
+    ['groundedness', s.groundedness ?? null],
+    ['groundedness.n', s.groundednessN ?? 0],
+    ['groundednessLexical', s.groundednessLexical ?? null],
+    ['groundednessLexical.n', s.groundednessLexicalN ?? 0],
+    ['groundedness.costPerQuestion', s.groundednessJudge?.costPerQuestion ?? null],
   );
   for (const b of BUDGET_NAMES) cols.push([`budgetExhausted.${b}`, s.budgetExhausted[b] ?? 0]);
   cols.push(

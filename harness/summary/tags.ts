@@ -2,12 +2,15 @@
 // so a report shows *where* one strategy beats another, not only by how much overall.
 import type { RunRecord } from '../types.ts';
 import { headlineRecall } from '../scoring/retrieval.ts';
+import { ruleVerdict } from '../scoring/ruleVerdict.ts';
 
 export interface TagCell {
   strategy: string;
   /** Records with this tag. */
   n: number;
-  accuracy: number;
+  /** Rule accuracy over the `accuracyN` records it can grade; null when it can grade none. */
+  accuracy: number | null;
+  accuracyN: number;
   /** Mean evidence recall at the finest level the records have gold for; null when none has. */
   recall: number | null;
 }
@@ -18,6 +21,12 @@ export interface TagSummary {
 }
 
 const recallOf = (r: RunRecord): number | null => headlineRecall(r.retrieval);
+
+/** Rule accuracy over the records it can grade (null when it can grade none of them). */
+function gradedAccuracy(rs: readonly RunRecord[]): { accuracy: number | null; accuracyN: number } {
+  const v = rs.map(ruleVerdict).filter((x): x is number => x !== null);
+  return { accuracy: v.length ? v.reduce((a, b) => a + b, 0) / v.length : rs.length ? null : 0, accuracyN: v.length };
+}
 
 /** One row per tag (sorted by name), one cell per strategy (in first-seen order). */
 export function summarizeTags(records: readonly RunRecord[]): TagSummary[] {
@@ -31,7 +40,7 @@ export function summarizeTags(records: readonly RunRecord[]): TagSummary[] {
       return {
         strategy,
         n: rs.length,
-        accuracy: rs.length ? rs.reduce((s, r) => s + (r.error ? 0 : r.scores?.correct ?? 0), 0) / rs.length : 0,
+        ...gradedAccuracy(rs),
         recall: recalls.length ? recalls.reduce((a, b) => a + b, 0) / recalls.length : null,
       };
     }),

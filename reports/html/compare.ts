@@ -1,5 +1,6 @@
 // The HTML page of `treebench compare`: the same rows as the console table, and per metric a
 // forest plot of the paired differences (B − A) with their intervals, coloured when significant.
+import { coverageText } from '../../harness/analysis/compare/coverage.ts';
 import type { CompareReport } from '../compareReport.ts';
 import { fmtDeltaCi, fmtP, fmtRel, fmtValue, metricLabel, significanceMark } from '../compareFormat.ts';
 import { OFFLINE_LABEL } from '../format.ts';
@@ -43,6 +44,9 @@ export function renderCompareHtml(report: CompareReport): string {
     }
   }
   const level = Math.round(r.level * 100);
+  // What the paired figures cover: the questions both sides answered, and how much of A that is.
+  const coverage = r.comparisons.filter((c) => c.coverage).map((c) => `<li>${esc(`${c.label}: ${coverageText(c.coverage, ['A', 'B'])}`)}</li>`);
+  if (coverage.length) body.push('<h2>Coverage</h2>', `<ul class="note">${coverage.join('')}</ul>`);
   body.push('<h2>Paired differences</h2>', htmlTable(['strategy', 'metric', 'n', 'A', 'B', `Δ B − A [${level}% CI]`, 'relative', r.correction === 'holm' ? 'p (Holm)' : 'p', 'test', 'W/T/L', `α=${r.alpha}`], rows, 'compare'));
 
   const metrics = [...new Set(r.comparisons.flatMap((c) => c.metrics.map((m) => m.metric)))];

@@ -16,11 +16,11 @@ export const MATRIX_SCRIPT = `
     panel.appendChild(close);
     rs.forEach(function (r) {
       panel.appendChild(el('h3', r.q + ' · ' + r.s + (rs.length > 1 ? ' · repeat ' + r.r : '')));
-      var verdict = r.error ? 'error: ' + r.error : r.correct ? 'correct' : 'wrong';
+      var verdict = r.error ? 'error: ' + r.error : r.correct === null ? 'ungradable by the rule (long or procedural gold)' : r.correct ? 'correct' : 'wrong';
       var facts = [verdict, 'F1 ' + (r.f1 === null ? '–' : r.f1.toFixed(2)), 'evidence recall ' + (r.recall === null ? '–' : r.recall.toFixed(2)),
         'calls ' + r.calls, 'latency ' + Math.round(r.latencyMs) + ' ms'];
       if (r.stop) facts.push('stop: ' + r.stop);
-      var p = el('p', facts.join(' · ')); p.className = r.error || !r.correct ? 'fail' : 'up'; panel.appendChild(p);
+      var p = el('p', facts.join(' · ')); p.className = r.error || r.correct === false ? 'fail' : r.correct ? 'up' : 'note'; panel.appendChild(p);
       [['question', r.question], ['answer', r.answer || '(none)'], ['gold', r.gold.join(' | ')],
        ['evidence', r.evidence.join('\\n') || '(none)'], ['search trace', r.trace.join('\\n') || '(no trace steps)']].forEach(function (kv) {
         panel.appendChild(el('b', kv[0]));

@@ -14,7 +14,7 @@ th:first-child,td:first-child{text-align:left}thead th{background:#f4f4f4}
 .note,.empty{color:#666;font-size:12px}
 .matrix td{padding:0;border:1px solid #eee}.matrix th{font-weight:normal;font-size:12px}
 .matrix button{width:100%;min-width:44px;border:0;padding:2px 6px;cursor:pointer;font:inherit}
-.cell-correct{background:#cdebc6}.cell-wrong{background:#f6d0cc}.cell-error{background:#555;color:#fff}.cell-mixed{background:#f3e3b3}
+.cell-correct{background:#cdebc6}.cell-wrong{background:#f6d0cc}.cell-error{background:#555;color:#fff}.cell-mixed{background:#f3e3b3}.cell-ungradable{background:#e4e4e4;color:#555}
 .matrix td.q{max-width:420px;overflow:hidden;text-overflow:ellipsis;font-size:12px}
 #detail{position:sticky;bottom:0;background:#fafafa;border:1px solid #ccc;padding:8px 12px;max-height:45vh;overflow:auto;display:none}
 #detail.open{display:block}#detail pre{white-space:pre-wrap;margin:2px 0 8px}#detail h3{margin:4px 0}

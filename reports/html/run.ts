@@ -6,7 +6,7 @@ import { toolCall } from '../trace.ts';
 import type { RunRecord, TraceStep } from '../../harness/types.ts';
 import type { StrategySummary } from '../../harness/summary/summary.ts';
 import type { ReportInput } from '../types.ts';
-import { errors, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, usd } from '../format.ts';
+import { accuracyText, errors, groundednessNote, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, usd } from '../format.ts';
 import { boxPlot, colour, scatterChart, type ScatterPoint } from './charts.ts';
 import { gzipSync } from 'node:zlib';
 import { esc } from './escape.ts';
@@ -28,7 +28,7 @@ interface CompactRecord {
   question: string;
   answer: string;
   gold: string[];
-  correct: boolean;
+  correct: boolean | null;
   error: string | null;
   f1: number | null;
   recall: number | null;
@@ -62,7 +62,8 @@ function compact(r: RunRecord, title: (d: string, n: string) => string | null): 
     question: r.question,
     answer: r.answer,
     gold: r.gold,
-    correct: !r.error && Boolean(r.scores?.correct),
+    // null: the rule judge cannot grade this question (long or procedural gold).
+    correct: r.scores && (r.scores.correct === null || r.scores.correct === undefined) ? null : !r.error && Boolean(r.scores?.correct),
     error: r.error,
     f1: r.scores ? r.scores.f1 : null,
     recall: level ? r.retrieval![level]!.recall : null,
@@ -84,7 +85,7 @@ function summaryTable(strategies: StrategySummary[], priced: boolean, level: Ret
     return [
       esc(s.strategy),
       String(s.records),
-      esc(pct(s.accuracy, ci?.accuracy)),
+      esc(accuracyText(s)),
       esc(pct(s.f1, ci?.f1)),
       recall ? esc(pct(recall.recall, ci?.[`retrieval.${level!}.recall`])) : NA,
       esc(withCi(s.callsPerQuestion, ci?.callsPerQuestion, num)),
@@ -105,7 +106,8 @@ function charts(strategies: StrategySummary[], priced: boolean, level: ReturnTyp
     : { key: 'tokensPerQuestion' as const, label: 'tokens per question (unpriced model)', fmt: num, value: (s: StrategySummary) => s.tokensPerQuestion };
   const latAxis = { key: 'latencyMs.p95' as const, label: 'p95 latency', fmt: ms, value: (s: StrategySummary) => s.latencyMs.p95 };
   const ys = [
-    { key: 'accuracy' as const, label: 'accuracy', value: (s: StrategySummary) => s.accuracy },
+    // Accuracy the rule could not measure (every gold ungradable) is not charted as zero.
+    ...(strategies.some((s) => s.accuracy !== null) ? [{ key: 'accuracy' as const, label: 'accuracy', value: (s: StrategySummary) => s.accuracy ?? NaN }] : []),
     ...(level ? [{ key: `retrieval.${level}.recall` as const, label: `${level} recall`, value: (s: StrategySummary) => s.retrieval[level]?.recall ?? NaN }] : []),
   ];
   const out: string[] = [];
@@ -134,7 +136,7 @@ function tagTable(input: ReportInput, strategies: StrategySummary[]): string {
     esc(t.tag),
     ...ids.map((id) => {
       const c = t.cells.find((x) => x.strategy === id);
-      return c && c.n ? `${esc(pct(c.accuracy))} / ${c.recall === null ? NA : esc(pct(c.recall))} <span class="note">(n=${c.n})</span>` : NA;
+      return c && c.n ? `${c.accuracy === null ? 'n/a (rule)' : esc(pct(c.accuracy))} / ${c.recall === null ? NA : esc(pct(c.recall))} <span class="note">(n=${c.n})</span>` : NA;
     }),
   ]);
   return htmlTable(['tag', ...ids.map(esc)], rows, 'tags') + '<p class="note">Cells: accuracy / evidence recall.</p>';
@@ -156,8 +158,9 @@ function matrix(records: readonly RunRecord[], ids: string[]): string {
       if (!rs.length) return NA;
       const errs = rs.filter((r) => r.error).length;
       const right = rs.filter((r) => !r.error && r.scores?.correct).length;
-      const kind = errs === rs.length ? 'error' : right === rs.length ? 'correct' : right === 0 && errs === 0 ? 'wrong' : 'mixed';
-      const text = rs.length === 1 ? { error: 'error', correct: '✓', wrong: '✗', mixed: '?' }[kind] : `${right}/${rs.length}${errs ? ` (${errs} err)` : ''}`;
+      const ungraded = rs.every((r) => r.scores && (r.scores.correct === null || r.scores.correct === undefined));
+      const kind = errs === rs.length ? 'error' : ungraded ? 'ungradable' : right === rs.length ? 'correct' : right === 0 && errs === 0 ? 'wrong' : 'mixed';
+      const text = rs.length === 1 || kind === 'ungradable' ? { error: 'error', correct: '✓', wrong: '✗', mixed: '?', ungradable: 'n/a' }[kind] : `${right}/${rs.length}${errs ? ` (${errs} err)` : ''}`;
       return `<button type="button" class="cell-${kind}" data-q="${esc(q.id)}" data-s="${esc(s)}" aria-label="${esc(`${q.id} × ${s}: ${kind}`)}">${text}</button>`;
     }),
   ]);
@@ -181,6 +184,13 @@ export function renderHtml(input: HtmlRunInput): string {
   if (!meta.priced) body.push('<p class="banner">Unpriced: the model has no entry in the price table; charts use tokens per question instead of dollars.</p>');
   else if (meta.pricedAs) body.push(`<p class="note">$: calls priced as ${esc(meta.pricedAs)}.</p>`);
   body.push('<h2>Summary</h2>', summaryTable(strategies, meta.priced, level));
+  const ungradable = ungradableNote(strategies);
+  if (ungradable) body.push(`<p class="note">${esc(ungradable)}.</p>`);
+  const grounded = groundednessNote(strategies);
+  if (grounded) {
+    const cells = strategies.map((s) => `${esc(s.strategy)}: ${s.groundedness !== null && s.groundedness !== undefined ? `groundedness (LLM) ${esc(pct(s.groundedness, s.intervals?.groundedness))}, ` : ''}lexical support (proxy) ${esc(pct(s.groundednessLexical, s.intervals?.groundednessLexical))}`);
+    body.push('<h2>Groundedness</h2>', `<ul class="note">${cells.map((c) => `<li>${c}</li>`).join('')}</ul>`, `<p class="note">${esc(grounded)}.</p>`);
+  }
   if (summary.ci) body.push(`<p class="note">[lo, hi]: ${Math.round(summary.ci.level * 100)}% ${esc(summary.ci.method)} interval.</p>`);
   body.push('<h2>Quality against cost and latency</h2>', charts(strategies, meta.priced, level));
   if (records.length) {
@@ -193,7 +203,7 @@ export function renderHtml(input: HtmlRunInput): string {
   let script: string | undefined;
   if (records.length) {
     body.push(
-      '<h2>Questions × strategies</h2><p class="note">✓ correct, ✗ wrong, error; with repeats, correct/repeats. Click a cell for the answer, gold, evidence and search trace.</p>',
+      '<h2>Questions × strategies</h2><p class="note">✓ correct, ✗ wrong, error, n/a ungradable by the rule (long or procedural gold); with repeats, correct/repeats. Click a cell for the answer, gold, evidence and search trace.</p>',
       matrix(records, ids),
       '<section id="detail" aria-live="polite"></section>',
       // Search traces make up most of the data (an MCTS record has ~130 steps): gzip + base64

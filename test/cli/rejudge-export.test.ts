@@ -22,7 +22,7 @@ describe('treebench rejudge / export', () => {
 
     const cmp = await runCli(['compare', base, join(out, 'again'), '--metrics', 'accuracy']);
     expect(cmp.code).toBe(0);
-    expect(cmp.stdout).toContain('8 paired questions');
+    expect(cmp.stdout).toContain('vector: 8 of 8 questions of A paired');
 
     // A second rejudge into the same folder is refused: finished work is never overwritten.
     const twice = await runCli(['rejudge', base, '--no-judge', '--out', join(out, 'again')]);

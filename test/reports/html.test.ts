@@ -51,7 +51,7 @@ describe('HTML run report', () => {
   });
 
   it('shows correct/repeats for repeated questions, mixed when they disagree', () => {
-    const flipped: RunRecord[] = outcome.records.map((r) => ({ ...r, repeat: 1, scores: r.scores ? { ...r.scores, correct: 1 - r.scores.correct } : r.scores }));
+    const flipped: RunRecord[] = outcome.records.map((r) => ({ ...r, repeat: 1, scores: r.scores ? { ...r.scores, correct: 1 - (r.scores.correct ?? 0) } : r.scores }));
     const all = [...outcome.records, ...flipped];
     const summary = withIntervals(summarize(all), all, { seed: 1, resamples: 200 });
     const html = renderHtml({ summary, meta: { ...reportMeta(outcome.manifest), repeats: 2 }, records: all });

@@ -98,11 +98,11 @@ describe('gate JUnit and Markdown from a real gate evaluation', () => {
   it('one suite per strategy, one case per rule, the failure names metric, drop, interval and p', () => {
     const report = gateReport();
     const doc = parse(renderGateJunit(report));
-    expect(doc.testsuites.tests).toBe('6');
+    expect(doc.testsuites.tests).toBe('8'); // three rules and the coverage rule, per strategy
     expect(doc.testsuites.failures).toBe('2'); // vector accuracy and vector evidence recall
     const vector = doc.testsuites.testsuite.find((s) => s.name.endsWith('vector'))!;
-    expect(vector.testcase.map((c) => c.name)).toEqual(['accuracy maxDrop 0.02', 'costPerQuestion maxIncrease 10%', 'evidenceRecall maxDrop 0.05']);
-    const msg = vector.testcase[0]!.failure![0]!.message;
+    expect(vector.testcase.map((c) => c.name)).toEqual(['coverage', 'accuracy maxDrop 0.02', 'costPerQuestion maxIncrease 10%', 'evidenceRecall maxDrop 0.05']);
+    const msg = vector.testcase[1]!.failure![0]!.message;
     expect(msg).toMatch(/^accuracy dropped 0\.200 \(95% CI \[0\.\d{3}, 0\.\d{3}\]\) p[=<]0\.\d+ \(Holm\) > maxDrop 0\.02$/);
     expect(gateJunitSuites(report)).toHaveLength(2);
   });
@@ -111,7 +111,7 @@ describe('gate JUnit and Markdown from a real gate evaluation', () => {
     const md = renderGateMarkdown(gateReport());
     const rows = md.split('\n').filter((l) => l.startsWith('|'));
     const cells = (row: string) => row.trim().split(/(?<!\\)\|/).slice(1, -1);
-    expect(rows.length).toBe(2 + 6);
+    expect(rows.length).toBe(2 + 8);
     const width = cells(rows[0]!).length;
     expect(width).toBe(8);
     for (const r of rows) expect(cells(r)).toHaveLength(width);

@@ -22,7 +22,7 @@ export const isPercentile = (m: CompareMetric): m is PercentilePath => m in PERC
 
 /** Quality metrics go up when things improve; effort metrics (calls, tokens, dollars, time, nodes) go down. */
 export function higherIsBetter(m: CompareMetric): boolean {
-  return BINARY_METRICS.has(m) || m === 'f1' || m.startsWith('retrieval.');
+  return BINARY_METRICS.has(m) || m === 'f1' || m === 'groundedness' || m === 'groundednessLexical' || m.startsWith('retrieval.');
 }
 
 /** Short names, resolved against the finest retrieval level with gold evidence. */
@@ -37,6 +37,8 @@ const ALIASES: Record<string, CompareMetric | ((level: RetrievalLevel) => Compar
   calls: 'callsPerQuestion',
   tokens: 'tokensPerQuestion',
   judge: 'judgeAccuracy',
+  grounded: 'groundedness',
+  lexicalSupport: 'groundednessLexical',
   embedTokens: 'embedTokensPerQuestion',
   cost: 'costPerQuestion',
   dollarsPerQuestion: 'costPerQuestion',

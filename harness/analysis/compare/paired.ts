@@ -28,6 +28,7 @@ import { quantileSorted } from '../../stats/summary.ts';
 import { RECORD_METRICS } from '../../summary/summary.ts';
 import type { RunRecord } from '../../types.ts';
 import { BINARY_METRICS, higherIsBetter, isPercentile, PERCENTILE_PATHS, type CompareMetric } from './metrics.ts';
+import { coverageOf, type Coverage } from './coverage.ts';
 
 export interface PairedOptions {
   /** Significance level; the intervals have level 1 − alpha. Default 0.05. */
@@ -80,6 +81,8 @@ export interface StrategyComparison {
   baseline: { run: string; strategy: string; repeats: number };
   candidate: { run: string; strategy: string; repeats: number };
   pairing: Pairing;
+  /** How much of the baseline the paired questions cover, and error / budget-exhausted counts on them. */
+  coverage: Coverage;
   metrics: MetricComparison[];
 }
 
@@ -284,6 +287,7 @@ export function comparePaired(
     baseline: { ...input.baseline, repeats: repeatsOf(input.a) },
     candidate: { ...input.candidate, repeats: repeatsOf(input.b) },
     pairing: pairQuestions(input.a, input.b),
+    coverage: coverageOf(input.a, input.b),
     metrics: metricsFor(input).map((m) => compareMetric(input.a, input.b, m, { alpha, resamples, seed })),
   }));
   if (correction === 'holm') adjustHolm(comparisons.flatMap((c) => c.metrics), alpha);

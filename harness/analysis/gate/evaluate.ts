@@ -14,18 +14,34 @@
 //     unpriced model for cost).
 //   - A strategy in the baseline but not in the candidate fails (it silently disappeared).
 //   - Holm correction runs over every tested rule × strategy together (unless `correction: none`).
-import { adjustHolm, compareMetric, type MetricComparison } from '../compare/paired.ts';
+//   - Coverage (on by default, `coverage:` in the rules file): the paired tests only see the
+//     questions both runs answered, so a candidate that lacks baseline questions (more than
+//     `maxMissing`), did not finish (`requireFinished`), or has more error or budget-exhausted
+//     records than the baseline on the paired questions (beyond `maxExtraErrors`,
+//     `maxExtraBudgetExhausted`) fails its own check, one per strategy, whose message names the
+//     counts. It is not a statistical test and is not in the Holm family.
+//   - Power (power.ts): a passing rule whose margin is smaller than the change these questions
+//     can detect gets a note (`power.onLow: note`), or fails (`fail`).
+import { adjustHolm, compareMetric, perQuestion, type MetricComparison } from '../compare/paired.ts';
+import { coverageOf, someIds, type Completeness, type Coverage } from '../compare/coverage.ts';
 import type { RunRecord } from '../../types.ts';
-import type { EffectiveRule, GateFile } from './rules.ts';
-import { rulesFor } from './rules.ts';
+import type { CoverageRules, EffectiveRule, GateFile } from './rules.ts';
+import { parseThreshold, rulesFor } from './rules.ts';
 import type { RetrievalLevel } from '../../summary/summary.ts';
+import { powerNote, type PowerNote } from './power.ts';
 
 export type GateStatus = 'pass' | 'fail' | 'skip';
 
 export interface GateCheck {
   strategy: string;
-  /** null for the "strategy missing from the candidate" check. */
+  /** null for the "strategy missing from the candidate" and coverage checks. */
   rule: EffectiveRule | null;
+  /** What the check is: a metric rule, the coverage rule, or "the strategy is in the candidate". */
+  kind: 'rule' | 'coverage' | 'presence';
+  /** The coverage check's numbers. */
+  coverage?: Coverage & { candidateRun: Completeness };
+  /** Set when the rule's margin is below what these questions can detect (see power.ts). */
+  power?: PowerNote;
   status: GateStatus;
   comparison: MetricComparison | null;
   /** The drop (maxDrop) or increase (maxIncrease), in the threshold's terms (relative if it is). */
@@ -52,6 +68,8 @@ export interface GateEvaluation {
   correction: 'holm' | 'none';
   resamples: number;
   seed: number;
+  /** Tests in the Holm family (1 without correction): power notes use alpha / family. */
+  family?: number;
 }
 
 /** Plain numbers for messages, in the rule's units: 0.120, 0.00123, 850.2. */
@@ -76,38 +94,61 @@ interface Options {
   level: RetrievalLevel;
   seed: number;
   missing?: string[];
+  /** The candidate run's completeness (finished, records held); without it `requireFinished` is not checked. */
+  candidateRun?: Completeness;
 }
 
 /** Evaluates the rules of `file` for every strategy; see the semantics at the top of the file. */
 export function evaluateGate(file: GateFile, strategies: readonly GateInputStrategy[], opts: Options): GateEvaluation {
   const checks: GateCheck[] = [];
   const tested: MetricComparison[] = [];
-  const pending: Array<{ check: GateCheck; rule: EffectiveRule; cmp: MetricComparison }> = [];
+  const pending: Array<{ check: GateCheck; rule: EffectiveRule; cmp: MetricComparison; a: readonly RunRecord[]; b: readonly RunRecord[] }> = [];
   for (const s of strategies) {
+    if (file.coverage) checks.push(coverageCheck(s, file.coverage, opts.candidateRun));
     for (const rule of rulesFor(file, s.strategy, opts.level)) {
-      const base = { strategy: s.strategy, rule, comparison: null, change: null, changeLo: null, changeHi: null, exceeded: false, significant: false };
+      const base = { strategy: s.strategy, rule, kind: 'rule' as const, comparison: null, change: null, changeLo: null, changeHi: null, exceeded: false, significant: false };
       if (rule.metric === 'costPerQuestion' && !opts.priced) {
         checks.push({ ...base, status: 'skip', message: `${rule.name}: skipped, a run is unpriced (no price for its model)` });
         continue;
       }
       const cmp = compareMetric(s.a, s.b, rule.metric, { alpha: rule.alpha, resamples: file.resamples, seed: opts.seed });
       if (cmp.n === 0) {
-        checks.push({ ...base, status: 'skip', message: `${rule.name}: skipped, not measured on both sides (${rule.metric})` });
+        const ungradable = rule.metric === 'accuracy' && [...s.a, ...s.b].some((r) => r.scores?.ungradable);
+        const why = ungradable ? 'the rule judge cannot grade these golds (accuracy n/a (rule): long or procedural); gate judgeAccuracy with an LLM judge instead' : `not measured on both sides (${rule.metric})`;
+        checks.push({ ...base, status: 'skip', message: `${rule.name}: skipped, ${why}` });
         continue;
       }
       const check: GateCheck = { ...base, comparison: cmp, status: 'pass', message: '' };
       checks.push(check);
       tested.push(cmp);
-      pending.push({ check, rule, cmp });
+      pending.push({ check, rule, cmp, a: s.a, b: s.b });
     }
   }
   if (file.correction === 'holm') adjustHolm(tested, file.alpha);
   for (const { check, rule, cmp } of pending) evaluateCheck(check, rule, cmp, file.correction === 'holm');
+  // Power: over the same family Holm used (every tested rule × strategy).
+  const family = file.correction === 'holm' ? tested.length : 1;
+  if (file.power.onLow !== 'off') {
+    for (const { check, rule, cmp, a, b } of pending) {
+      if (check.status === 'fail') continue;
+      const va = perQuestion(a, cmp.metric);
+      const vb = perQuestion(b, cmp.metric);
+      const ids = [...va.keys()].filter((q) => vb.has(q));
+      const note = powerNote(rule, cmp, { a: ids.map((q) => va.get(q)!), b: ids.map((q) => vb.get(q)!) }, family, file.power.level);
+      if (!note) continue;
+      check.power = note;
+      if (file.power.onLow === 'fail') {
+        check.status = 'fail';
+        check.message = `${check.message}; underpowered: ${powerText(rule, note)}`;
+      }
+    }
+  }
 
   for (const strategy of opts.missing ?? []) {
     checks.push({
       strategy,
       rule: null,
+      kind: 'presence',
       status: 'fail',
       comparison: null,
       change: null,
@@ -120,7 +161,63 @@ export function evaluateGate(file: GateFile, strategies: readonly GateInputStrat
   }
   const counts = { pass: 0, fail: 0, skip: 0 };
   for (const c of checks) counts[c.status]++;
-  return { checks, passed: counts.fail === 0, counts, alpha: file.alpha, correction: file.correction, resamples: file.resamples, seed: opts.seed };
+  return { checks, passed: counts.fail === 0, counts, alpha: file.alpha, correction: file.correction, resamples: file.resamples, seed: opts.seed, family };
+}
+
+/** A count or "N%" tolerance against `base` items: the largest acceptable count. */
+function allowance(t: number | string, base: number): { limit: number; text: string } {
+  const th = parseThreshold(t);
+  return th.relative ? { limit: th.value * base, text: `${th.text} of ${base} = ${Number((th.value * base).toFixed(2))}` } : { limit: th.value, text: th.text };
+}
+
+/** The coverage rule for one strategy: every shortfall it finds, in one message. */
+function coverageCheck(s: GateInputStrategy, rules: CoverageRules, candidateRun: Completeness | undefined): GateCheck {
+  const c = coverageOf(s.a, s.b);
+  const problems: string[] = [];
+  const missing = allowance(rules.maxMissing, c.baselineQuestions);
+  if (c.missing.length > missing.limit + 1e-9) {
+    problems.push(`${c.missing.length} of ${c.baselineQuestions} baseline questions missing from the candidate (${someIds(c.missing)}; maxMissing ${missing.text})`);
+  }
+  if (rules.requireFinished && candidateRun && !candidateRun.finished) {
+    const held = candidateRun.expected !== null ? `${candidateRun.records} of ${candidateRun.expected} records` : `${candidateRun.records} records`;
+    problems.push(`the candidate run did not finish (${held}; resume it, or set coverage.requireFinished: false)`);
+  }
+  const extra = (what: string, counts: { baseline: number; candidate: number }, t: number | string, field: string) => {
+    const allowed = allowance(t, c.records.baseline);
+    const more = counts.candidate - counts.baseline;
+    if (more > allowed.limit + 1e-9) problems.push(`${counts.candidate} ${what} records against the baseline's ${counts.baseline} on the paired questions (+${more}; ${field} ${allowed.text})`);
+  };
+  extra('error', c.errors, rules.maxExtraErrors, 'maxExtraErrors');
+  extra('budget-exhausted', c.budgetExhausted, rules.maxExtraBudgetExhausted, 'maxExtraBudgetExhausted');
+  const summary = `${c.paired} of ${c.baselineQuestions} baseline questions paired`;
+  return {
+    strategy: s.strategy,
+    rule: null,
+    kind: 'coverage',
+    coverage: { ...c, candidateRun: candidateRun ?? { finished: true, records: s.b.length, expected: null } },
+    status: problems.length ? 'fail' : 'pass',
+    comparison: null,
+    change: null,
+    changeLo: null,
+    changeHi: null,
+    exceeded: problems.length > 0,
+    significant: false,
+    message: problems.length ? `coverage: ${problems.join('; ')}` : `coverage: ${summary}, errors ${c.errors.baseline} → ${c.errors.candidate}, budget-exhausted ${c.budgetExhausted.baseline} → ${c.budgetExhausted.candidate}`,
+  };
+}
+
+/** "accuracy on 5 paired questions can only flag a drop ≥ …": the power note in words. */
+export function powerText(rule: EffectiveRule, p: PowerNote): string {
+  const what = rule.kind === 'maxDrop' ? 'drop' : 'increase';
+  const lvl = p.level < 0.001 ? p.level.toExponential(1) : p.level.toPrecision(2);
+  if (!Number.isFinite(p.detectable)) {
+    return `${rule.name}: ${p.n} paired questions cannot make any ${what} significant (at least ${p.kMin} must move the same way for p < ${lvl}); ${rule.kind} ${rule.threshold.text} is untestable here`;
+  }
+  if (p.floor) {
+    return `${rule.name}: on ${p.n} paired questions no ${what} below ${raw(p.detectable)} can be significant (at least ${p.kMin} questions must be lost and none won for p < ${lvl}); ${rule.kind} ${rule.threshold.text} (${raw(p.margin)}) is below it, so a pass does not rule out a regression of that size`;
+  }
+  const sdText = `sd of the paired differences ${raw(p.sd)}`;
+  return `${rule.name}: on ${p.n} paired questions the smallest ${what} detected with ${Math.round(p.power * 100)}% power at p < ${lvl} is about ${raw(p.detectable)} (${sdText}); ${rule.kind} ${rule.threshold.text} (${raw(p.margin)}) is below it, so a pass does not rule out a regression of that size`;
 }
 
 function evaluateCheck(check: GateCheck, rule: EffectiveRule, cmp: MetricComparison, holmUsed: boolean): void {
@@ -156,7 +253,10 @@ function evaluateCheck(check: GateCheck, rule: EffectiveRule, cmp: MetricCompari
   const level = Math.round((1 - rule.alpha) * 100);
   const verb = rule.kind === 'maxDrop' ? (change >= 0 ? 'dropped' : 'rose') : change >= 0 ? 'increased' : 'decreased';
   const magnitude = Number.isFinite(change) ? show(Math.abs(change)) : 'from 0';
-  const ci = Number.isFinite(lo) && Number.isFinite(hi) ? ` (${level}% CI [${show(lo)}, ${show(hi)}])` : '';
+  // The interval is of the quantity the verb names: a worsening's, or, when the metric improved
+  // ("rose", "decreased"), the improvement's, [−hi, −lo] of the worsening.
+  const [ciLo, ciHi] = change < 0 ? [-hi, -lo] : [lo, hi];
+  const ci = Number.isFinite(ciLo) && Number.isFinite(ciHi) ? ` (${level}% CI [${show(ciLo)}, ${show(ciHi)}])` : '';
   const p = fmtPValue(cmp.pAdjusted, holmUsed && cmp.pAdjusted !== cmp.p);
   const values = rule.threshold.relative || rule.ignoreBelow > 0 ? ` (${raw(cmp.a)} → ${raw(cmp.b)})` : '';
   const head = change === 0 ? `${rule.name} unchanged${ci} ${p}` : `${rule.name} ${verb} ${magnitude}${ci} ${p}`;

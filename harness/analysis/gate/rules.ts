@@ -10,6 +10,12 @@
 //     latencyP95: { maxIncrease: "20%", ignoreBelow: 250 }
 //   strategies:            # per-strategy overrides, merged over `rules` field by field
 //     vector: { accuracy: { maxDrop: 0.05 }, latencyP95: off }
+//   coverage:              # on by default (`coverage: off` switches it off); see evaluate.ts
+//     maxMissing: 0                 # baseline questions the candidate may lack (count or "N%")
+//     requireFinished: true         # an unfinished candidate fails
+//     maxExtraErrors: "1%"          # error records beyond the baseline's, on the paired questions
+//     maxExtraBudgetExhausted: "5%" # budget-exhausted records beyond the baseline's
+//   power: { onLow: note, level: 0.8 }   # what a rule too weak to detect its margin does: note | fail | off
 import { z } from 'zod';
 import { ConfigError, formatFieldPath } from '../../errors.ts';
 import { readYamlFile } from '../../files/yamlFile.ts';
@@ -43,6 +49,32 @@ export type RuleInput = z.infer<typeof ruleSchema>;
 /** `off`, `false` or `null` switches a rule off for one strategy. */
 const offSchema = z.union([z.null(), z.literal(false), z.literal('off')]);
 
+const coverageSchema = z
+  .object({
+    /** Baseline questions (per strategy) the candidate may lack: a count, or "N%" of the baseline's questions. */
+    maxMissing: threshold.default(0),
+    /** An unfinished candidate run (killed, stopped by the circuit breaker) fails. */
+    requireFinished: z.boolean().default(true),
+    /** Error records the candidate may have beyond the baseline's on the paired questions: a count or "N%" of the baseline's records. */
+    maxExtraErrors: threshold.default('1%'),
+    /** Budget-exhausted records beyond the baseline's, as for errors. */
+    maxExtraBudgetExhausted: threshold.default('5%'),
+  })
+  .strict();
+
+export type CoverageRules = z.output<typeof coverageSchema>;
+
+const powerSchema = z
+  .object({
+    /** A rule whose margin is below what these questions can detect: `note` says so, `fail` fails it, `off` says nothing. */
+    onLow: z.enum(['note', 'fail', 'off']).default('note'),
+    /** Power at which the detectable change is estimated (normal approximation). */
+    level: z.number().gt(0, 'must be > 0').lt(1, 'must be < 1').default(0.8),
+  })
+  .strict();
+
+export type PowerRules = z.output<typeof powerSchema>;
+
 export const gateFileSchema = z
   .object({
     alpha: z.number().gt(0, 'must be > 0').lt(1, 'must be < 1').default(0.05),
@@ -50,6 +82,10 @@ export const gateFileSchema = z
     resamples: z.number().int().min(100).default(10_000),
     rules: z.record(z.string(), ruleSchema).default({}),
     strategies: z.record(z.string(), z.record(z.string(), z.union([ruleSchema, offSchema]))).default({}),
+    /** The coverage rule, on by default; `off` (or false/null) switches it off. */
+    coverage: z.union([offSchema.transform(() => null), coverageSchema]).default(() => coverageSchema.parse({})),
+    /** `power: off` is short for `power: { onLow: off }`. */
+    power: z.union([z.enum(['note', 'fail', 'off']).transform((onLow) => powerSchema.parse({ onLow })), powerSchema]).default(() => powerSchema.parse({})),
   })
   .strict();
 
@@ -75,7 +111,7 @@ export interface EffectiveRule {
   source: string;
 }
 
-function parseThreshold(t: number | string): Threshold {
+export function parseThreshold(t: number | string): Threshold {
   if (typeof t === 'number') return { value: t, relative: false, text: String(t) };
   const m = PERCENT.exec(t)!;
   return { value: Number(m[1]) / 100, relative: true, text: `${m[1]}%` };

@@ -8,7 +8,7 @@ import { priceCall, type PriceTable } from '../../models/prices.ts';
 import { createProvider } from '../../models/providers/registry.ts';
 import { redactSecrets } from '../../models/secrets.ts';
 import { countChatTokens, countTokens } from '../../models/tokenizer.ts';
-import type { CallLog, ChatProvider, RecordJudge } from '../../types.ts';
+import type { CallLog, ChatMessage, ChatProvider, RecordJudge } from '../../types.ts';
 
 export type { RecordJudge };
 import type { JudgeConfig, JudgePromptName } from './config.ts';
@@ -53,11 +53,28 @@ export class LlmJudge {
   }
 
   async judge(item: JudgeItem): Promise<RecordJudge> {
-    const messages = judgeMessages(item, this.prompt);
+    const out: RecordJudge = { correct: null, reason: '', model: this.provider.id, prompt: this.prompt, calls: [] };
+    const reply = await this.ask(judgeMessages(item, this.prompt), 'judge.grade', MAX_TOKENS);
+    out.calls.push(reply.log);
+    if (reply.text === null) {
+      out.error = reply.log.error;
+      return out;
+    }
+    const verdict = parseVerdict(reply.text);
+    out.correct = verdict.correct;
+    out.reason = redactSecrets(verdict.reason);
+    if (verdict.correct === null) out.error = 'the judge gave no verdict';
+    return out;
+  }
+
+  /**
+   * One metered, cached judge call (JSON answer, temperature 0): the reply text, or null with the
+   * error in the call log. Shared by the grading prompt and the groundedness prompt.
+   */
+  async ask(messages: ChatMessage[], task: string, maxTokens: number): Promise<{ text: string | null; log: CallLog }> {
     const provider = this.provider;
-    const log: CallLog = { kind: 'chat', task: 'judge.grade', model: provider.id, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: false, retries: 0 };
-    const out: RecordJudge = { correct: null, reason: '', model: provider.id, prompt: this.prompt, calls: [log] };
-    const key = this.cache ? ResponseCache.key({ model: this.modelKey, messages, maxTokens: MAX_TOKENS, json: true, repeat: 0 }) : null;
+    const log: CallLog = { kind: 'chat', task, model: provider.id, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: false, retries: 0 };
+    const key = this.cache ? ResponseCache.key({ model: this.modelKey, messages, maxTokens, json: true, repeat: 0 }) : null;
     try {
       let text: string;
       let usage;
@@ -72,7 +89,7 @@ export class LlmJudge {
         let started = 0;
         const result = await this.limiter(() => {
           started = performance.now();
-          return provider.chat(messages, { task: 'judge.grade', maxTokens: MAX_TOKENS, temperature: 0, json: true });
+          return provider.chat(messages, { task, maxTokens, temperature: 0, json: true });
         });
         log.latencyMs = performance.now() - started;
         log.retries = result.retries ?? 0;
@@ -85,14 +102,10 @@ export class LlmJudge {
       log.outputTokens = usage?.outputTokens ?? countTokens(text, this.pricedModel);
       if (!usage) log.estimated = true;
       log.costUsd = priceCall(this.prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
-      const verdict = parseVerdict(text);
-      out.correct = verdict.correct;
-      out.reason = redactSecrets(verdict.reason);
-      if (verdict.correct === null) out.error = 'the judge gave no verdict';
+      return { text, log };
     } catch (err) {
       log.error = redactSecrets((err as Error).message ?? String(err));
-      out.error = log.error;
+      return { text: null, log };
     }
-    return out;
   }
 }

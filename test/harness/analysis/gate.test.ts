@@ -3,9 +3,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildGate, DEFAULT_GATE_RULES } from '../../../cli/handlers/gate.ts';
 import { loadGateRules, rulesFor, validateGateRules } from '../../../harness/analysis/gate/rules.ts';
-import { evaluateGate } from '../../../harness/analysis/gate/evaluate.ts';
+import { evaluateGate, type GateCheck } from '../../../harness/analysis/gate/evaluate.ts';
 import { runCli } from '../../cli/runCli.ts';
 import { manifest, outcomes, records, tempDir, writeRun, type Outcome } from './compare/runFixtures.ts';
+
+/** The metric rules' checks (coverage and presence checks left out), in order. */
+const ruleChecks = (r: { evaluation: { checks: GateCheck[] } }) => r.evaluation.checks.filter((c) => c.kind === 'rule');
 
 function rulesFile(dir: string, yaml: string): string {
   const p = join(dir, 'gates.yaml');
@@ -88,7 +91,7 @@ describe('gate evaluation', () => {
   it('fails a significant drop larger than maxDrop, naming metric, drop, interval and p', () => {
     const { a, b } = twoRuns({ vector: outcomes(60, 42) }, { vector: outcomes(60, 30) });
     const report = buildGate({ baseline: a, candidate: b, rules: rules('rules:\n  accuracy: { maxDrop: 0.02 }\n') });
-    const [check] = report.evaluation.checks;
+    const [check] = ruleChecks(report);
     expect(check!.status).toBe('fail');
     expect(check!.comparison!.test).toBe('mcnemar');
     expect(check!.message).toMatch(/^accuracy dropped 0\.200 \(95% CI \[0\.\d{3}, 0\.\d{3}\]\) p<0\.001 > maxDrop 0\.02$/);
@@ -97,7 +100,7 @@ describe('gate evaluation', () => {
   it('passes a drop above maxDrop that is not significant (two questions of sixty is noise)', () => {
     const { a, b } = twoRuns({ vector: outcomes(60, 40) }, { vector: outcomes(60, 38) });
     const report = buildGate({ baseline: a, candidate: b, rules: rules('rules:\n  accuracy: { maxDrop: 0.02 }\n') });
-    const [check] = report.evaluation.checks;
+    const [check] = ruleChecks(report);
     expect(check!.exceeded).toBe(true);
     expect(check!.significant).toBe(false);
     expect(check!.status).toBe('pass');
@@ -107,7 +110,7 @@ describe('gate evaluation', () => {
   it('requireSignificance: false makes the rule a plain threshold', () => {
     const { a, b } = twoRuns({ vector: outcomes(60, 40) }, { vector: outcomes(60, 38) });
     const report = buildGate({ baseline: a, candidate: b, rules: rules('rules:\n  accuracy: { maxDrop: 0.02, requireSignificance: false }\n') });
-    expect(report.evaluation.checks[0]!.status).toBe('fail');
+    expect(ruleChecks(report)[0]!.status).toBe('fail');
   });
 
   it('relative cost and latency rules; cost is skipped when a run is unpriced', () => {
@@ -116,14 +119,14 @@ describe('gate evaluation', () => {
     const yaml = 'rules:\n  costPerQuestion: { maxIncrease: "10%" }\n  latencyP95: { maxIncrease: "20%" }\n';
     const { a, b } = twoRuns({ vector: base }, { vector: dearer });
     const report = buildGate({ baseline: a, candidate: b, rules: rules(yaml) });
-    const [cost, latency] = report.evaluation.checks;
+    const [cost, latency] = ruleChecks(report);
     expect(cost!.status).toBe('fail');
     expect(cost!.message).toMatch(/^costPerQuestion increased 31\.\d% \(95% CI \[3\d\.\d%, 3\d\.\d%\]\) p<0\.001 \(Holm\) > maxIncrease 10% \(0\.00100 → 0\.00131\)$/);
     expect(latency!.status).toBe('pass'); // +10% p95 is within 20%
     const unpriced = twoRuns({ vector: base }, { vector: dearer }, { b: { model: { ...manifest().model, priced: false } } });
     const r2 = buildGate({ baseline: unpriced.a, candidate: unpriced.b, rules: rules(yaml) });
-    expect(r2.evaluation.checks[0]!.status).toBe('skip');
-    expect(r2.evaluation.checks[0]!.message).toMatch(/unpriced/);
+    expect(ruleChecks(r2)[0]!.status).toBe('skip');
+    expect(ruleChecks(r2)[0]!.message).toMatch(/unpriced/);
   });
 
   it('ignoreBelow keeps millisecond noise from failing a relative latency rule', () => {
@@ -131,9 +134,9 @@ describe('gate evaluation', () => {
     const slower = outcomes(40, 20, { latency: 4 });
     const { a, b } = twoRuns({ vector: base.map((o, i) => ({ ...o, latency: 2 + (i % 3) })) }, { vector: slower.map((o, i) => ({ ...o, latency: 4 + (i % 3) })) });
     const strict = buildGate({ baseline: a, candidate: b, rules: rules('rules:\n  latencyP95: { maxIncrease: "20%" }\n') });
-    expect(strict.evaluation.checks[0]!.status).toBe('fail');
+    expect(ruleChecks(strict)[0]!.status).toBe('fail');
     const lenient = buildGate({ baseline: a, candidate: b, rules: rules('rules:\n  latencyP95: { maxIncrease: "20%", ignoreBelow: 250 }\n') });
-    expect(lenient.evaluation.checks[0]!.status).toBe('pass');
+    expect(ruleChecks(lenient)[0]!.status).toBe('pass');
   });
 
   it('a baseline strategy missing from the candidate fails; rules not measured are skipped', () => {
@@ -142,8 +145,8 @@ describe('gate evaluation', () => {
     const noRetrieval = records('run-b', 'vector', outcomes(20, 10)).map((r) => ({ ...r, retrieval: null }));
     const b = writeRun(join(root, 'b'), manifest({ runId: 'run-b' }), noRetrieval);
     const report = buildGate({ baseline: a, candidate: b, rules: rulesFile(root, 'rules:\n  accuracy: { maxDrop: 0.02 }\n  evidenceRecall: { maxDrop: 0.02 }\n') });
-    const byKey = Object.fromEntries(report.evaluation.checks.map((c) => [`${c.strategy}:${c.rule?.name ?? 'presence'}`, c.status]));
-    expect(byKey).toEqual({ 'vector:accuracy': 'pass', 'vector:evidenceRecall': 'skip', 'tree:presence': 'fail' });
+    const byKey = Object.fromEntries(report.evaluation.checks.map((c) => [`${c.strategy}:${c.rule?.name ?? c.kind}`, c.status]));
+    expect(byKey).toEqual({ 'vector:coverage': 'pass', 'vector:accuracy': 'pass', 'vector:evidenceRecall': 'skip', 'tree:presence': 'fail' });
   });
 
   it('Holm runs over every tested rule × strategy', () => {
@@ -151,7 +154,7 @@ describe('gate evaluation', () => {
     const yaml = (c: string) => rules(`correction: ${c}\nrules:\n  accuracy: { maxDrop: 0.02 }\n`);
     const holmReport = buildGate({ baseline: a, candidate: b, rules: yaml('holm') });
     const none = buildGate({ baseline: a, candidate: b, rules: yaml('none') });
-    const p = (r: typeof none) => r.evaluation.checks[0]!.comparison!.pAdjusted;
+    const p = (r: typeof none) => ruleChecks(r)[0]!.comparison!.pAdjusted;
     expect(p(holmReport)).toBeCloseTo(Math.min(1, 2 * p(none)), 12);
   });
 

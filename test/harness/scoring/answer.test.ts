@@ -75,7 +75,8 @@ describe('numericMatch', () => {
     ['$(1,234)', ['(1,234)'], 1],
     ['1,234', ['(1,234)'], 0], // signs must agree
     ['It takes 14 days.', ['14 days'], 1],
-    ['two weeks', ['14 days'], 0], // numbers written as words are not read
+    ['two weeks', ['14 days'], 1], // number words are read: two weeks = 14 days
+    ['three weeks', ['14 days'], 0],
     ['5.4 billion', ['In 2022, revenue was $5.4B'], 1], // main number skips the year
     ['2022', ['In 2022, revenue was $5.4B'], 0],
     ['FY2022 was strong', ['2022'], 0], // FY2022 is a name, not a number
@@ -133,10 +134,12 @@ describe('choiceMatch and inferChoice', () => {
 describe('scoreAnswer', () => {
   const q = (over: Partial<Question>): Question => ({ id: 'q', question: '?', answers: [], ...over });
 
-  it('multiple choice: the choice decides, EM/F1 use the right choice text', () => {
+  it('multiple choice: the choice named in the text decides, else the index; EM/F1 use the right choice text', () => {
     const mc = q({ choices: ['Paris', 'London', 'Rome'], label: 1 });
     expect(scoreAnswer(mc, { answer: 'whatever', choice: 1 })).toMatchObject({ choice: 1, correct: 1, exactMatch: 0 });
-    expect(scoreAnswer(mc, { answer: 'London', choice: 0 })).toMatchObject({ choice: 0, correct: 0, exactMatch: 1 });
+    // The reader sees "London", the right choice, whatever index came with it.
+    expect(scoreAnswer(mc, { answer: 'London', choice: 0 })).toMatchObject({ choice: 1, correct: 1, exactMatch: 1 });
+    expect(scoreAnswer(mc, { answer: 'Paris', choice: 1 })).toMatchObject({ choice: 0, correct: 0 });
     expect(scoreAnswer(mc, { answer: 'B' })).toMatchObject({ choice: 1, correct: 1 });
     expect(scoreAnswer(mc, { answer: 'C) Rome' })).toMatchObject({ choice: 0, correct: 0 });
   });
@@ -157,11 +160,12 @@ describe('scoreAnswer', () => {
     expect(scoreAnswer(q({ answers: ['$1577.00'] }), { answer: '$1,700 million' }).correct).toBe(0);
   });
 
-  it('long gold with numbers: judged as text (EM, F1 ≥ threshold or containment), not as a number', () => {
+  it('long gold with numbers, to a question that asks for no quantity: ungradable, not judged by a number', () => {
     const gold = 'The quick ratio has slightly improved from 0.67 times to 0.69 times between FY 2023 and FY 2022.';
     const s = scoreAnswer(q({ answers: [gold] }), { answer: '0.67' });
     expect(s.numericMatch).toBeNull();
-    expect(s.correct).toBe(0);
+    expect(s.correct).toBeNull();
+    expect(s.ungradable).toBe('long');
   });
 
   it('free text: F1 threshold (default 0.5, configurable)', () => {
@@ -175,7 +179,7 @@ describe('scoreAnswer', () => {
   });
 
   it('each gold is judged by its own kind; any acceptance is correct', () => {
-    const s = scoreAnswer(q({ answers: ['14 days', 'two weeks'] }), { answer: 'two weeks' });
+    const s = scoreAnswer(q({ answers: ['14 days', 'Paris'] }), { answer: 'paris' });
     expect(s.numericMatch).toBe(0);
     expect(s.exactMatch).toBe(1);
     expect(s.correct).toBe(1);

@@ -77,8 +77,9 @@ describe('parseNumbers and findDates remember the last few texts', () => {
     for (let i = 0; i < 100; i++) parseNumbers(`${i} days on March ${1 + (i % 28)}, 2020`);
     expect(parseNumbers(text)).toEqual(first);
     expect(findDates(text)).toEqual(dates);
-    // Texts without a digit hold no number and no date (numbers written as words are not read).
-    expect(parseNumbers('fourteen days, the end of December')).toEqual([]);
+    // Numbers written as words are read; dates written as words are not.
+    expect(parseNumbers('fourteen days, the end of December').map((n) => [n.value, n.unit, n.word])).toEqual([[14, 'days', true]]);
+    expect(parseNumbers('the end of December')).toEqual([]);
     expect(findDates('December the thirty-first')).toEqual([]);
   });
 });

@@ -27,3 +27,22 @@ describe("Cohen's kappa", () => {
     expect(() => cohensKappa([1], [1, 0])).toThrow(/length/);
   });
 });
+
+describe("Cohen's kappa over clusters (repeats of one question resampled together)", () => {
+  it('with identical repeats, the cluster interval is the interval over questions; over records it would be narrower', () => {
+    // 40 questions, rule vs judge verdicts; each question answered 3 times with the same verdicts.
+    const qa = Array.from({ length: 40 }, (_, i) => (i % 3 === 0 ? 0 : 1));
+    const qb = qa.map((v, i) => (i % 7 === 0 ? 1 - v : v));
+    const a = qa.flatMap((v) => [v, v, v]);
+    const b = qb.flatMap((v) => [v, v, v]);
+    const clusters = qa.flatMap((_, i) => [`q${i}`, `q${i}`, `q${i}`]);
+    const byQuestion = cohensKappa(qa, qb, { seed: 7, resamples: 4000 });
+    const clustered = cohensKappa(a, b, { seed: 7, resamples: 4000, clusters });
+    expect(clustered.kappa).toBeCloseTo(byQuestion.kappa, 12);
+    expect(clustered.lo).toBeCloseTo(byQuestion.lo, 12);
+    expect(clustered.hi).toBeCloseTo(byQuestion.hi, 12);
+    expect(clustered).toMatchObject({ n: 120, clusters: 40 });
+    const naive = cohensKappa(a, b, { seed: 7, resamples: 4000 });
+    expect(naive.hi - naive.lo).toBeLessThan(0.8 * (clustered.hi - clustered.lo));
+  });
+});

@@ -166,3 +166,33 @@ describe('repeatStats', () => {
     expect(latestRecords(recs)).toHaveLength(summarize(recs).records);
   });
 });
+
+describe('judge agreement interval: the run seed, the run resamples, questions resampled', () => {
+  it('withIntervals gives kappa the same cluster bootstrap as every other interval', async () => {
+    const { record } = await import('./summaryFixture.ts');
+    const { cohensKappa } = await import('../../../harness/stats/kappa.ts');
+    const { summarize } = await import('../../../harness/summary/summary.ts');
+    const { withIntervals } = await import('../../../harness/summary/intervals.ts');
+    const rule = Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? 1 : 0));
+    const llm = rule.map((v, i) => (i % 5 === 0 ? 1 - v : v));
+    const records = [0, 1, 2].flatMap((repeat) =>
+      rule.map((v, i) =>
+        record({
+          strategy: 'vector',
+          questionId: `q${i}`,
+          repeat,
+          scores: { exactMatch: v, f1: v, numericMatch: null, yesNo: null, choice: null, correct: v },
+          judge: { correct: llm[i] as 0 | 1, reason: '', model: 'judge', prompt: 'default', calls: [] },
+        }),
+      ),
+    );
+    const s = withIntervals(summarize(records), records, { seed: 11, resamples: 3000 }).strategies[0]!;
+    const expected = cohensKappa(rule, llm, { seed: 11, resamples: 3000 });
+    expect(s.judge!.agreement!.kappa).toBeCloseTo(expected.kappa, 12);
+    expect(s.judge!.agreement!.lo).toBeCloseTo(expected.lo, 12);
+    expect(s.judge!.agreement!.hi).toBeCloseTo(expected.hi, 12);
+    expect(s.judge!.agreement!.clusters).toBe(30);
+    // summarize alone gives kappa without an interval (no seed to draw with).
+    expect(Number.isNaN(summarize(records).strategies[0]!.judge!.agreement!.lo)).toBe(true);
+  });
+});

@@ -23,10 +23,10 @@ describe('summarizeTags', () => {
     expect(rows.map((r) => r.tag)).toEqual(['lexical', 'numeric']);
     const numeric = rows[1].cells;
     expect(numeric).toEqual([
-      { strategy: 'a', n: 2, accuracy: 0.5, recall: 0.75 },
-      { strategy: 'b', n: 1, accuracy: 0, recall: null },
+      { strategy: 'a', n: 2, accuracy: 0.5, accuracyN: 2, recall: 0.75 },
+      { strategy: 'b', n: 1, accuracy: 0, accuracyN: 1, recall: null },
     ]);
-    expect(rows[0].cells[1]).toEqual({ strategy: 'b', n: 1, accuracy: 1, recall: 0 });
+    expect(rows[0].cells[1]).toEqual({ strategy: 'b', n: 1, accuracy: 1, accuracyN: 1, recall: 0 });
   });
 
   it('is empty when no record has tags', () => {

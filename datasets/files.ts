@@ -4,8 +4,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { DataError } from './errors.ts';
+import { inputFileProblem, lineProblem } from '../harness/files/inputFile.ts';
 
 export function readText(file: string, field?: string): string {
+  // A FIFO, a device, a kernel file or a file too big for a string is refused before any read.
+  const problem = inputFileProblem(file);
+  if (problem) throw new DataError(problem, { file, field });
   let text: string;
   try {
     text = decodeUtf8(fs.readFileSync(file), file);
@@ -160,6 +164,16 @@ export function jsonErrorOffset(text: string): number {
   } catch (at) {
     return typeof at === 'number' ? at : 0;
   }
+}
+
+/**
+ * One line of a JSON Lines file (`lineIndex` 0-based): refused when longer than a record can be
+ * (harness/files/inputFile.ts, MAX_LINE_BYTES), before JSON.parse builds it in memory.
+ */
+export function parseJsonLine(raw: string, file: string, lineIndex: number): unknown {
+  const problem = lineProblem(raw);
+  if (problem) throw new DataError(problem, { file, line: lineIndex + 1 });
+  return parseJson(raw, file, lineIndex);
 }
 
 export function readJson(file: string): unknown {

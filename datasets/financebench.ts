@@ -24,7 +24,7 @@ import path from 'node:path';
 import type { DocTree, Question } from '../harness/types.ts';
 import { dataPath, escapeWarning } from '../harness/files/containment.ts';
 import { DataError, preview } from './errors.ts';
-import { byCodeUnit, exists, isDirectory, parseJson, readText } from './files.ts';
+import { byCodeUnit, exists, isDirectory, parseJsonLine, readText } from './files.ts';
 import { loadQuestionSet, questionSetNotes, type LoadQuestionsOptions, type QuestionMappingInput } from './mapping.ts';
 import { ingestPdfs, type IngestOptions, type IngestStats } from './ingest.ts';
 
@@ -212,7 +212,7 @@ function readDocInfo(file: string): { info: Map<string, FinanceBenchDocInfo>; du
     .forEach((raw, i) => {
       const line = i + 1;
       if (raw.trim() === '') return;
-      const rec = parseJson(raw, file, i);
+      const rec = parseJsonLine(raw, file, i);
       if (typeof rec !== 'object' || rec === null || Array.isArray(rec)) throw new DataError(`expected a JSON object per line, got ${preview(rec)}`, { file, line });
       const r = rec as Record<string, unknown>;
       const name = typeof r.doc_name === 'string' ? r.doc_name.trim() : '';

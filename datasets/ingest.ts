@@ -23,6 +23,7 @@ import zlib from 'node:zlib';
 import type { DocTree, IngestStats, TreeNode } from '../harness/types.ts';
 import { startProgress } from '../harness/run/progress.ts';
 import { sweepStaleTemps, writeViaTemp } from '../harness/files/tempFiles.ts';
+import { inputFileProblem } from '../harness/files/inputFile.ts';
 import { pageTextWarnings, readPdf, type PdfContent } from './pdf.ts';
 import { buildPdfTree, TREE_BUILDER_VERSION, type TreeBuildReport, type TreeChoice } from './treeBuild/index.ts';
 import { DataError } from './errors.ts';
@@ -31,7 +32,7 @@ import { addExtractiveSummaries, DEFAULT_SUMMARY_TOKENS, SUMMARIZER_VERSION, typ
 export type { TreeChoice };
 
 /** Bumped when what the PDF worker extracts changes shape or content. */
-export const EXTRACTION_VERSION = 'x2';
+export const EXTRACTION_VERSION = 'x3';
 
 export const DEFAULT_INGEST_DIR = '.treebench/ingest';
 
@@ -104,6 +105,8 @@ function treeOptionsKey(opts: IngestOptions): Record<string, unknown> {
   const extractive = summaries === 'auto' || summaries === 'extractive';
   return {
     builder: TREE_BUILDER_VERSION,
+    // A tree is built from the extracted content: a new extraction builds it again.
+    extraction: EXTRACTION_VERSION,
     tree: opts.tree ?? 'auto',
     ignoreOutline: opts.ignoreOutline ?? false,
     summaries: extractive ? `${SUMMARIZER_VERSION}:${opts.summaryTokens ?? DEFAULT_SUMMARY_TOKENS}` : 'none',
@@ -111,6 +114,9 @@ function treeOptionsKey(opts: IngestOptions): Record<string, unknown> {
 }
 
 async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => void): Promise<{ doc: DocTree; cached: boolean }> {
+  // A FIFO or a device named as a PDF is refused before it is read (the read would never end).
+  const problem = inputFileProblem(src.file);
+  if (problem) throw new DataError(problem, { file: src.file });
   const bytes = fs.readFileSync(src.file);
   const fileSha = sha256(bytes);
   const dir = opts.cacheDir ?? null;

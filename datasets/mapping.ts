@@ -31,7 +31,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { z } from 'zod';
 import type { GoldEvidence, Question } from '../harness/types.ts';
 import { DataError, preview } from './errors.ts';
-import { parseJson, readText } from './files.ts';
+import { parseJson, parseJsonLine, readText } from './files.ts';
 import { unstringifyList } from './listString.ts';
 import { matchesFilter, type RecordFilter } from './recordFilter.ts';
 
@@ -171,7 +171,7 @@ function readJsonl(text: string, file: string, skipped: DataError[] | null): Sou
     if (raw.trim() === '') return;
     ordinal++;
     try {
-      const data = parseJson(raw, file, i);
+      const data = parseJsonLine(raw, file, i);
       if (!isObject(data)) throw new DataError(`expected a JSON object per line, got ${preview(data)}`, { file, line });
       out.push({ data, line, prefix: '', defaultId: String(ordinal) });
     } catch (err) {

@@ -18,6 +18,7 @@ import path from 'node:path';
 import type { DocTree } from '../harness/types.ts';
 import { startProgress } from '../harness/run/progress.ts';
 import { readText } from './files.ts';
+import { inputFileProblem } from '../harness/files/inputFile.ts';
 import { readGz, sha256, sweepIngestCache, writeGz } from './ingest.ts';
 import { TEXT_FILES_FOR_PROGRESS } from './loadProgress.ts';
 import { MARKDOWN_PARSER_VERSION, parseMarkdown } from './markdown.ts';
@@ -98,6 +99,7 @@ export function ingestMarkdown(sources: MarkdownSource[], opts: MarkdownIngestOp
     if (!dir) return parse(readText(src.file), src, src.file, opts.warnings);
     let bytes: Buffer;
     try {
+      if (inputFileProblem(src.file)) throw new Error('not a file to read'); // readText below says why
       bytes = fs.readFileSync(src.file);
     } catch {
       return parse(readText(src.file), src, src.file, opts.warnings); // readText throws, naming the file and why

@@ -24,7 +24,7 @@
 import { z } from 'zod';
 import type { DocTree, TreeNode } from '../harness/types.ts';
 import { DataError, preview } from './errors.ts';
-import { parseJson, readText, stem } from './files.ts';
+import { parseJson, parseJsonLine, readText, stem } from './files.ts';
 import { parseListString } from './listString.ts';
 import { getPath } from './mapping.ts';
 import { titleKey } from './emanual.ts';
@@ -51,7 +51,7 @@ function readRecords(file: string, recordsPath: string | undefined): RawPassage[
     const out: RawPassage[] = [];
     text.split(/\r?\n/).forEach((raw, i) => {
       if (raw.trim() === '') return;
-      const data = parseJson(raw, file, i);
+      const data = parseJsonLine(raw, file, i);
       if (!isObject(data)) throw new DataError(`expected a passage object per line, got ${preview(data)}`, { file, line: i + 1 });
       out.push({ data, line: i + 1, at: '' });
     });

@@ -11,11 +11,12 @@
 // worker script fetch), font faces are never loaded, and standard fonts, CMaps and wasm come from
 // the installed package's folders (pdf.js reads them with fs in Node).
 //
-// Protocol: in { id, file }; out { id, ok: true, pageCount, pages, sizes, fonts, outline } where
-// pages[i] is a list of [str, hasEOL, x, y, width, height, font, size] text items (font: an index
-// into fonts, a list of [name, bold]; size: the font size from the text matrix), sizes[i] is the
-// page's [width, height], and outline items are
-// { title, page (1-based or null), children }; or { id, ok: false, name, message }.
+// Protocol: in { id, file }; out { id, ok: true, pageCount, pages, sizes, fonts, outline,
+// outlineCutAt? } where pages[i] is a list of [str, hasEOL, x, y, width, height, font, size] text
+// items (font: an index into fonts, a list of [name, bold]; size: the font size from the text
+// matrix), sizes[i] is the page's [width, height], outline items are { title, page (1-based or
+// null), children }, and outlineCutAt is set when bookmarks nested deeper than the worker reads;
+// or { id, ok: false, name, message }.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -130,9 +131,9 @@ async function readOutline(doc, pageCount) {
   try {
     raw = await doc.getOutline();
   } catch {
-    return null; // a broken outline is no outline; the page text is still good
+    return { items: null }; // a broken outline is no outline; the page text is still good
   }
-  if (!raw || raw.length === 0) return null;
+  if (!raw || raw.length === 0) return { items: null };
   const resolve = async (dest) => {
     try {
       const explicit = typeof dest === 'string' ? await doc.getDestination(dest) : dest;
@@ -144,16 +145,21 @@ async function readOutline(doc, pageCount) {
       return null;
     }
   };
+  // Bookmarks below MAX_OUTLINE_DEPTH are not read (no real outline is that deep, and pdf.js's
+  // nesting is unbounded); the cut is said, never silent: `cutAt` goes to the caller's warnings.
+  let cutAt;
   const walk = async (items, depth) => {
     const out = [];
     for (const item of items) {
       const title = String(item.title ?? '').replace(/\s+/g, ' ').trim();
+      if (depth >= MAX_OUTLINE_DEPTH && item.items?.length) cutAt = MAX_OUTLINE_DEPTH + 1;
       const children = depth < MAX_OUTLINE_DEPTH && item.items?.length ? await walk(item.items, depth + 1) : [];
       out.push({ title, page: await resolve(item.dest), children });
     }
     return out;
   };
-  return walk(raw, 0);
+  const items = await walk(raw, 0);
+  return { items, cutAt };
 }
 
 async function extract(file) {
@@ -193,7 +199,7 @@ async function extract(file) {
     }
     await fonts.resolve(doc, pages);
     const outline = await readOutline(doc, pageCount);
-    return { pageCount, pages, sizes, fonts: fonts.list, outline };
+    return { pageCount, pages, sizes, fonts: fonts.list, outline: outline.items, ...(outline.cutAt ? { outlineCutAt: outline.cutAt } : {}) };
   } finally {
     await task.destroy().catch(() => {});
   }

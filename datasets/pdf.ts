@@ -19,6 +19,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { DocTree } from '../harness/types.ts';
 import { DataError } from './errors.ts';
+import { inputFileProblem } from '../harness/files/inputFile.ts';
 import { buildPdfTree, type TreeBuildOptions } from './treeBuild/build.ts';
 import type { LayoutLine, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
 
@@ -41,6 +42,7 @@ interface WorkerReply {
   sizes?: [number, number][];
   fonts?: FontInfo[];
   outline?: OutlineItem[] | null;
+  outlineCutAt?: number;
   name?: string;
   message?: string;
 }
@@ -154,6 +156,8 @@ export async function readPdf(file: string): Promise<PdfContent> {
     throw new DataError(code === 'ENOENT' ? 'PDF file not found' : `cannot read the PDF (${code ?? String(err)})`, { file: abs }, { cause: err });
   }
   if (stat.isDirectory()) throw new DataError('is a folder, expected a PDF file', { file: abs });
+  const problem = inputFileProblem(abs, Number.POSITIVE_INFINITY);
+  if (problem) throw new DataError(problem, { file: abs });
   const stamp = `${stat.size}:${stat.mtimeMs}`;
   // Keyed by the real path: the same file reached through a symlink is extracted once.
   let key = abs;
@@ -174,6 +178,7 @@ export async function readPdf(file: string): Promise<PdfContent> {
   }
   const c = await hit.content;
   const copy: PdfContent = { pages: [...c.pages], outline: c.outline && cloneOutline(c.outline), pageCount: c.pageCount };
+  if (c.outlineCutAt) copy.outlineCutAt = c.outlineCutAt;
   if (c.layout) copy.layout = c.layout.map((p) => ({ width: p.width, height: p.height, lines: p.lines.map((l) => ({ ...l })) }));
   return copy;
 }
@@ -225,7 +230,7 @@ async function extract(file: string): Promise<PdfContent> {
     pages.push(tidy(raw.map((l) => l.text)));
     layout.push(layoutOf(raw, fonts, reply.sizes?.[i]?.[0] ?? 0, reply.sizes?.[i]?.[1] ?? 0));
   });
-  return { pages, outline: reply.outline ?? null, pageCount: reply.pageCount!, layout };
+  return { pages, outline: reply.outline ?? null, ...(reply.outlineCutAt ? { outlineCutAt: reply.outlineCutAt } : {}), pageCount: reply.pageCount!, layout };
 }
 
 // --- page text -------------------------------------------------------------------------------
@@ -356,10 +361,13 @@ export function pdfDocTree(content: PdfContent, opts: PdfTreeOptions): DocTree {
 
 /** Warnings about pages without a text layer (scanned pages get no text: treebench does not OCR). */
 export function pageTextWarnings(content: PdfContent, where: string): string[] {
+  const out: string[] = [];
+  // A depth limit is reported, never applied in silence.
+  if (content.outlineCutAt) out.push(`${where}: its outline (bookmarks) is nested ${content.outlineCutAt} or more levels deep; only the first ${content.outlineCutAt - 1} levels were read`);
   const empty = content.pages.filter((p) => p.trim() === '').length;
-  if (empty === 0) return [];
-  if (empty === content.pageCount) return [`${where}: none of its ${content.pageCount} pages has extractable text (a scanned PDF? treebench does not OCR)`];
-  return [`${where}: ${empty} of ${content.pageCount} pages have no extractable text`];
+  if (empty === 0) return out;
+  if (empty === content.pageCount) return [...out, `${where}: none of its ${content.pageCount} pages has extractable text (a scanned PDF? treebench does not OCR)`];
+  return [...out, `${where}: ${empty} of ${content.pageCount} pages have no extractable text`];
 }
 
 /** Reads a PDF into a document tree (see pdfDocTree). */

@@ -19,7 +19,7 @@ export type { BenchmarkData };
 import { corpusConfigSchema, parseDataConfig, type BenchmarkDataConfigInput, type CorpusConfig, type DatasetConfig } from './config.ts';
 import { loadEmanualS10 } from './emanual.ts';
 import { DataError } from './errors.ts';
-import { byCodeUnit, drainTextWarnings, exists, isDirectory, listFiles, posixRelative, stem } from './files.ts';
+import { byCodeUnit, drainTextWarnings, exists, isDirectory, listFiles, MAX_JSON_DEPTH, posixRelative, stem } from './files.ts';
 import { loadQuestionSet, NATIVE_MAPPING, pendingTitlePaths, questionSetNotes, type LoadQuestionsOptions, type QuestionMappingInput } from './mapping.ts';
 import { readPdfsWithProgress } from './loadProgress.ts';
 import { loadPassagesFile, passageMappingSchema } from './passages.ts';
@@ -673,6 +673,7 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
   assertUniqueDocIds(corpus);
   for (const d of corpus.docs) {
     if (d.nodes.length === 0) warnings.push(`${d.source ?? d.docId}: document "${d.docId}" has no nodes (no outline and no text): no strategy can find anything in it`);
+    assertTreeDepth(d);
   }
   warnings.push(...drainTextWarnings());
   if (corpus.docs.length === 0) throw new DataError('the corpus has no documents', { field: cfg.corpus ? 'corpus.path' : 'dataset.path' });
@@ -706,6 +707,22 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
 }
 
 const corpusHash = (docs: DocTree[]) => sha256(JSON.stringify(docs));
+
+/**
+ * Deepest tree a document may have: the tree-level twin of MAX_JSON_DEPTH (a tree level is two
+ * JSON levels, a node and its children list), which JSON trees already meet when they are read;
+ * parent links (passages) can nest deeper without any JSON nesting. No real outline is that deep,
+ * and deeper trees overflow the recursive code that walks them: refused, with the depth found.
+ */
+export const MAX_TREE_DEPTH = MAX_JSON_DEPTH / 2;
+
+function assertTreeDepth(doc: DocTree): void {
+  let deepest = 0;
+  for (const v of walkNodes(doc.nodes)) if (v.depth > deepest) deepest = v.depth;
+  if (deepest > MAX_TREE_DEPTH) {
+    throw new DataError(`document "${doc.docId}" is nested ${deepest} levels deep, more than the ${MAX_TREE_DEPTH} treebench reads; no real document outline is`, { file: doc.source, field: 'docId' });
+  }
+}
 
 function assertUniqueDocIds(corpus: Corpus): void {
   const seen = new Map<string, string | undefined>();

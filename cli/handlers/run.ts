@@ -64,6 +64,10 @@ interface RunArgs {
 async function cmdRun(args: RunArgs): Promise<number> {
   // Flags first: a bad flag should not wait for a dataset to load.
   const flags = validateRunFlags({ limit: args.limit, concurrency: args.concurrency, repeats: args.repeats });
+  // An empty value is a mistake (an unset shell variable), not "use the default".
+  for (const [flag, value] of [['--run-id', args.runId], ['--out', args.out], ['--resume', args.resume]] as const) {
+    if (value !== undefined && String(value).trim() === '') throw new UsageError(`${flag} needs a value (got an empty string)`);
+  }
   if (args.retryErrors && !args.resume) throw new UsageError('--retry-errors only applies with --resume <runDir>');
   const shard = shardFrom(args.shard);
   const loaded = loadConfig(args.config, { set: setFlags(args.set) });
@@ -92,8 +96,8 @@ async function cmdRun(args: RunArgs): Promise<number> {
     data,
     ...(args.strategies?.length ? { only: splitList(args.strategies) } : {}),
     ...flags,
-    ...(args.out ? { outDir: args.out } : {}),
-    ...(args.runId ? { runId: args.runId } : {}),
+    ...(args.out !== undefined ? { outDir: args.out } : {}),
+    ...(args.runId !== undefined ? { runId: args.runId } : {}),
     ...(args.resume ? { resumeDir: args.resume } : {}),
     ...(args.retryErrors ? { retryErrors: true } : {}),
     ...(shard ? { shard } : {}),

@@ -21,6 +21,7 @@ import { buildPdfTree, compareTrees, type TreeComparison } from '../../datasets/
 import type { TreeNode } from '../../harness/types.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { registerBuiltinStrategies } from '../../strategies/registry.ts';
+import { makeDirectory } from '../../harness/files/makeDirectory.ts';
 
 // Configs name the built-in strategies: this command offers them.
 registerBuiltinStrategies();
@@ -81,7 +82,7 @@ async function cmdBuild(a: BuildArgs): Promise<number> {
   for (const w of warnings) process.stderr.write(`warning: ${forTerminal(w)}\n`);
   const serialise = (doc: DocTree) => (a.format === 'pageindex' ? toPageIndexJson(doc, { withText: a.withText }) : toNativeJson(doc, { withPages: a.withText }));
   const outIsDir = docs.length > 1 || (exists(a.out) && isDirectory(a.out));
-  if (outIsDir) fs.mkdirSync(a.out, { recursive: true });
+  if (outIsDir) makeDirectory(a.out);
   for (const doc of docs) {
     // A document id names a file inside --out, never outside it (harness/files/containment.ts).
     const file = outIsDir ? dataPath(a.out, doc.docId, { suffix: a.format === 'pageindex' ? '_structure.json' : '.json' }) : a.out;

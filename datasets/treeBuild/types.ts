@@ -14,6 +14,8 @@ export interface PdfContent {
   pages: string[];
   /** The document outline (bookmarks), or null when the PDF has none. */
   outline: OutlineItem[] | null;
+  /** Set when the outline is nested deeper than extraction reads: the depth it was cut at. */
+  outlineCutAt?: number;
   pageCount: number;
   /** Per-page layout lines (index 0 = page 1), for tree building; absent for content made by hand. */
   layout?: PageLayout[];

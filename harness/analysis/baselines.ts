@@ -10,6 +10,7 @@ import { withIntervals } from '../summary/intervals.ts';
 import { latestRecords } from '../run/store.ts';
 import { summarize } from '../summary/summary.ts';
 import { readJson, RunStore, type RunManifest } from '../run/store.ts';
+import { makeDirectory } from '../files/makeDirectory.ts';
 
 export const DEFAULT_BASELINES_DIR = '.treebench/baselines';
 
@@ -48,7 +49,7 @@ export function saveBaseline(runDir: string, name: string, opts: { dir?: string;
   const records = latestRecords(store.readRecords());
   if (records.length === 0) throw new UsageError(`${runDir}: the run has no records`);
   const root = resolve(opts.dir ?? DEFAULT_BASELINES_DIR);
-  mkdirSync(root, { recursive: true });
+  makeDirectory(root);
   const target = join(root, name);
   // Copy into a temporary folder first, then swap: a failed copy never leaves half a baseline.
   const tmp = join(root, `.${name}.tmp-${process.pid}`);

@@ -49,6 +49,10 @@ export function parseOverride(expr: string, config: unknown): Override {
   if (!/^[^.\s][^\s]*$/.test(pathText) || pathText.endsWith('.') || pathText.includes('..')) {
     throw new UsageError(`--set ${expr}: "${pathText}" is not a field path (fields joined by dots, e.g. run.seed)`);
   }
+  // `__proto__`, `constructor` and `prototype` are not config fields: setting them would reach
+  // every object in the process (prototype pollution) and blame unrelated lines.
+  const forbidden = pathText.split('.').find((seg) => seg === '__proto__' || seg === 'constructor' || seg === 'prototype');
+  if (forbidden) throw new UsageError(`--set ${expr}: "${forbidden}" is not a config field`);
   if (pathText === 'strategies' || !pathText.startsWith('strategies.')) {
     if (pathText === 'strategies') throw new UsageError(`--set ${expr}: set a field of one entry, e.g. strategies.<id>.params.<name>=<value>`);
     return { expr, path: pathText.split('.'), value };

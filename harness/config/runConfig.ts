@@ -403,6 +403,11 @@ export function validateConfig(
 export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
   const abs = resolve(path);
   const file = readYamlFile(path, 'config');
+  // An empty file or a bare value is not a config; say which file, as every config error does.
+  if (file.data === null || file.data === undefined || typeof file.data !== 'object' || Array.isArray(file.data)) {
+    const got = file.data === null || file.data === undefined ? 'is empty' : `holds ${Array.isArray(file.data) ? 'a list' : `a ${typeof file.data} (${JSON.stringify(file.data).slice(0, 40)})`}`;
+    throw new ConfigError(`${path}: the config ${got}; a config is a mapping of fields (name, dataset, strategies, …; see configs/quickstart.yaml)`);
+  }
   const { data, used } = substituteEnv(file.data, opts.env ?? process.env, file.where);
   const overrides = (opts.set ?? []).map((expr) => parseOverride(expr, data));
   const where = overrideLocator(file.where, overrides);

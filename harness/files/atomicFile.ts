@@ -2,12 +2,13 @@
 // target, fsyncs it and renames it over the target, so a reader (or a kill) sees the old file or
 // the new one, never a half-written or empty one. The folder is fsynced too where the OS allows,
 // so the rename itself survives a power cut.
-import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { makeDirectory } from './makeDirectory.ts';
 
 export function writeFileAtomicSync(path: string, content: string | Buffer): void {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirectory(dirname(path));
   writeFileAtomic.sync(path, content, { fsync: true });
   fsyncDir(dirname(path));
 }

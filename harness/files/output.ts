@@ -10,11 +10,11 @@
 // documents, gzipped) and binary embedding packs do not come through here: see docs/security.md.
 import { appendFileSync, closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, extname } from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { redactSecrets } from '../models/secrets.ts';
 import { forDocument, forJsonText } from '../text/terminal.ts';
 import { fsyncDir, writeFileAtomicSync } from './atomicFile.ts';
 import { tempPathFor } from './tempFiles.ts';
+import { makeDirectory } from './makeDirectory.ts';
 
 /** How a file's text is sanitised: `json` (and JSON lines) by escaping, `document` by replacement. */
 export type OutputKind = 'json' | 'document';
@@ -60,7 +60,7 @@ export interface OutputStream {
  * sweepStaleTemps removes). Each piece must be whole text (a secret is redacted within a piece).
  */
 export async function writeOutputStream(path: string, produce: (out: OutputStream) => Promise<void> | void, kind: OutputKind = outputKind(path)): Promise<void> {
-  mkdirSync(dirname(path), { recursive: true });
+  makeDirectory(dirname(path));
   const tmp = tempPathFor(path);
   const fd = openSync(tmp, 'w');
   let ok = false;

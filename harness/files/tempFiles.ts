@@ -5,8 +5,9 @@
 // (sweepStaleTemps) once its writer is gone. Nobody reads a temporary file, so a leftover never
 // corrupts anything; sweeping only stops the folder from growing with every kill.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { makeDirectory } from './makeDirectory.ts';
 
 const TEMP = /\.(\d+)\.[0-9a-f]+\.tmp$/;
 
@@ -31,7 +32,7 @@ export function tempPathFor(target: string): string {
 
 /** Writes `data` to `target` through a temporary file and a rename: readers see the old file or the new one. */
 export function writeViaTemp(target: string, data: string | Buffer): void {
-  mkdirSync(dirname(target), { recursive: true });
+  makeDirectory(dirname(target));
   const tmp = tempPathFor(target);
   try {
     writeFileSync(tmp, data);

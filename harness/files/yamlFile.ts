@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { LineCounter, parseDocument } from 'yaml';
 import { ConfigError } from '../errors.ts';
+import { inputFileProblem, MAX_CONFIG_BYTES } from './inputFile.ts';
 
 export interface YamlFile {
   raw: string;
@@ -12,7 +13,10 @@ export interface YamlFile {
 }
 
 /** Reads and parses `path`; unreadable files and YAML syntax errors become ConfigErrors. */
-export function readYamlFile(path: string, what: string): YamlFile {
+export function readYamlFile(path: string, what: string, maxBytes = MAX_CONFIG_BYTES): YamlFile {
+  // A FIFO would block, /dev/zero never ends, and parsing takes ~50x the text in memory: refused first.
+  const problem = inputFileProblem(path, maxBytes);
+  if (problem) throw new ConfigError(`cannot read ${what} ${path}: ${problem}`);
   let raw: string;
   try {
     raw = readFileSync(path, 'utf8');

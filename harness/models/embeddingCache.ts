@@ -12,10 +12,11 @@
 // Sparse entries keep feature-hashed vectors (mostly zeros) small. Packs are indexed on open and
 // entries read on demand by position, so a large cache is not held in memory.
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { safeOutput } from '../files/output.ts';
 import { sweepStaleTemps, writeViaTemp } from '../files/tempFiles.ts';
+import { makeDirectory } from '../files/makeDirectory.ts';
 
 const MAGIC = Buffer.from('TBEMB1\n\0', 'latin1');
 const DENSE = 0xffffffff;
@@ -50,7 +51,7 @@ export class EmbeddingCache {
   static open(root: string, embedderKey: string): EmbeddingCache {
     const digest = createHash('sha256').update(embedderKey).digest('hex').slice(0, 32);
     const dir = join(root, digest);
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     // A pack or key file a killed run was writing is a leftover temporary file, never a torn pack.
     sweepStaleTemps(dir, 0);
     const keyFile = join(dir, 'key.json');

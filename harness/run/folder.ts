@@ -9,8 +9,9 @@
 //      (the cut line is dropped: it was never a finished record)
 // A new run is refused over states 2 and 3 (it would mix two runs); a folder with records but
 // no readable manifest cannot come from this version of treebench and is refused with exit 2.
-import { existsSync, mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { basename, isAbsolute, join, relative, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync, unlinkSync } from 'node:fs';
+import { makeDirectory } from '../files/makeDirectory.ts';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../errors.ts';
 import { acquireRunLock, describeHolder, LOCK_FILE, type HeldLock } from './lock.ts';
 import { recordKey, RunStore, type RunManifest } from './store.ts';
@@ -30,24 +31,28 @@ export interface WritableRunFolder {
 }
 
 /** A run id is one folder name: letters, digits, dot, dash, underscore; not `.` or `..`. */
-export function checkRunId(runId: string): void {
+export function checkRunId(runId: string, label = '--run-id'): void {
   if (!/^[A-Za-z0-9._-]+$/.test(runId) || runId === '.' || runId === '..' || runId.length > 200) {
-    throw new UsageError(`--run-id "${runId.replace(/[^\x20-\x7e]/g, '?')}" must be a plain folder name (letters, digits, dot, dash, underscore; not "." or "..")`);
+    throw new UsageError(`${label} "${runId.replace(/[^\x20-\x7e]/g, '?')}" must be a plain folder name (letters, digits, dot, dash, underscore; not "." or "..")`);
   }
 }
 
-/** `outDir/runId`, refusing anything that would land outside `outDir`. */
-export function runFolderPath(outDir: string, runId: string): string {
-  checkRunId(runId);
+/**
+ * `outDir/runId`, refusing anything that would land outside `outDir`. `label` names where the id
+ * came from in messages (`--run-id`, or the id made from the config's name).
+ */
+export function runFolderPath(outDir: string, runId: string, label = '--run-id'): string {
+  checkRunId(runId, label);
   const dir = resolve(outDir, runId);
   const rel = relative(resolve(outDir), dir);
-  if (!rel || rel.startsWith('..') || isAbsolute(rel)) throw new UsageError(`--run-id "${runId}" would write outside ${outDir}`);
+  // `..hidden` is a name inside outDir; only `..` itself, or a path through it, leads out.
+  if (!rel || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) throw new UsageError(`${label} "${runId}" would write outside ${outDir}`);
   return join(outDir, runId);
 }
 
-function makeFolder(dir: string, what: string): void {
+export function makeFolder(dir: string, what: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot create run folder ${dir} (${what}): ${code === 'ENOTDIR' || code === 'EEXIST' ? 'a file is in the way' : code ?? (err as Error).message}`);

@@ -24,7 +24,7 @@
 // again. A kill after 3 leaves a finished run; the same merge again writes nothing new (the CLI
 // rewrites the report files) and exits 0. A folder holding anything else is refused.
 import { jsonText } from '../files/jsonText.ts';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UsageError } from '../errors.ts';
 import { withIntervals } from '../summary/intervals.ts';
@@ -35,6 +35,7 @@ import type { RunRecord } from '../types.ts';
 import { acquireRunLock, describeHolder } from './lock.ts';
 import { removeLeftovers } from './folder.ts';
 import { outputLine, writeOutputFile, writeOutputStream } from '../files/output.ts';
+import { makeDirectory } from '../files/makeDirectory.ts';
 
 export interface MergedManifest extends RunManifest {
   mergedFrom: Array<{ runId: string; dir: string; shard: { index: number; count: number }; finishedAt?: string | null; configHash?: string }>;
@@ -173,7 +174,7 @@ const recordCount = (store: RunStore): number => {
 
 function makeFolder(dir: string): void {
   try {
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
   } catch (err) {
     throw new UsageError(`cannot create the merged run folder ${dir} (--out): ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }

@@ -151,7 +151,9 @@ function codeVersion(): RunManifest['code'] {
 
 function timestampId(name: string): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
-  return `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}-${stamp}`;
+  // No leading dot or dash: a hidden folder is skipped by listings, and `-x` reads as a flag.
+  const base = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '');
+  return `${base || 'run'}-${stamp}`;
 }
 
 export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
@@ -203,7 +205,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date().toISOString();
   const folder = opts.resumeDir
     ? openRunFolder(opts.resumeDir, 'resume', { command: 'treebench run --resume' })
-    : openRunFolder(runFolderPath(opts.outDir ?? config.run.outDir, opts.runId ?? timestampId(config.name)), 'new', {
+    : openRunFolder(runFolderPath(opts.outDir ?? config.run.outDir, opts.runId ?? timestampId(config.name), opts.runId !== undefined ? '--run-id' : `the run id made from the config name "${config.name}"`), 'new', {
         outDirLabel: opts.outDir ? '--out' : 'run.outDir',
         command: 'treebench run',
       });

@@ -4,11 +4,14 @@
 // rewritten in place; every other file (manifest, summary, reports) is written atomically
 // (temporary file, fsync, rename), so a kill at any moment leaves the old file or the new one.
 // The manifest is written before the first record: a folder with records always has one.
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, truncateSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendOutputFile, outputLine, writeOutputFile } from '../files/output.ts';
+import { formatBytes, inputFileProblem, MAX_LINE_BYTES } from '../files/inputFile.ts';
+import { jsonTextDepth, MAX_RECORD_DEPTH, recordProblem } from './recordShape.ts';
 import { UsageError } from '../errors.ts';
 import type { RunRecord } from '../types.ts';
+import { makeDirectory } from '../files/makeDirectory.ts';
 
 export interface FileHash {
   path: string;
@@ -81,7 +84,7 @@ export class RunStore {
     if (existsSync(join(dir, 'records.jsonl')) || existsSync(join(dir, 'manifest.json'))) {
       throw new UsageError(`run folder ${dir} already holds a run; resume it with --resume ${dir} or choose another --run-id`);
     }
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     return new RunStore(dir);
   }
 
@@ -138,6 +141,9 @@ export class RunStore {
    */
   forEachRecord(visit: (record: RunRecord) => void, opts: { repair?: boolean } = {}): void {
     if (!existsSync(this.recordsPath)) return;
+    // A folder, FIFO or device where the records file should be: refused, not read (a FIFO would block).
+    const problem = inputFileProblem(this.recordsPath, Number.POSITIVE_INFINITY);
+    if (problem) throw new UsageError(`${this.recordsPath}: ${problem}`);
     const fd = openSync(this.recordsPath, 'r');
     try {
       const block = Buffer.allocUnsafe(READ_BLOCK);
@@ -149,6 +155,7 @@ export class RunStore {
       const state: { broken: { line: number; at: number } | null } = { broken: null };
       const take = (buf: Buffer, start: number, end: number, at: number) => {
         lineNo++;
+        if (end - start > MAX_LINE_BYTES) throw new UsageError(`${this.recordsPath}:${lineNo}: not a treebench record: the line is longer than ${formatBytes(MAX_LINE_BYTES)}`);
         const line = buf.toString('utf8', start, end);
         if (!line.trim()) return;
         if (state.broken) {
@@ -157,14 +164,21 @@ export class RunStore {
               `records are only ever appended, so this file was edited or damaged: fix or remove that line`,
           );
         }
-        let record: RunRecord;
+        // Every line is checked before anyone reads it as a record (harness/run/recordShape.ts).
+        const where = `${this.recordsPath}:${lineNo}`;
+        if (line.length > 2 * MAX_RECORD_DEPTH && jsonTextDepth(line, MAX_RECORD_DEPTH) > MAX_RECORD_DEPTH) {
+          throw new UsageError(`${where}: not a treebench record: nested more than ${MAX_RECORD_DEPTH} levels deep`);
+        }
+        let record: unknown;
         try {
-          record = JSON.parse(line) as RunRecord;
+          record = JSON.parse(line);
         } catch {
           state.broken = { line: lineNo, at };
           return;
         }
-        visit(record);
+        const wrong = recordProblem(record);
+        if (wrong) throw new UsageError(`${where}: not a treebench record: ${wrong}; records are written only by treebench, so this file was edited or damaged: fix or remove that line`);
+        visit(record as RunRecord);
       };
       for (;;) {
         const n = readSync(fd, block, 0, READ_BLOCK, null);
@@ -179,6 +193,10 @@ export class RunStore {
         carryAt += start;
         // Copied: `block` is overwritten by the next read.
         carry = Buffer.from(buf.subarray(start));
+        // One line longer than any record: refused before it fills memory.
+        if (carry.length > MAX_LINE_BYTES) {
+          throw new UsageError(`${this.recordsPath}:${lineNo + 1}: not a treebench record: the line is longer than ${formatBytes(MAX_LINE_BYTES)}`);
+        }
       }
       if (carry.length) take(carry, 0, carry.length, carryAt);
       if (state.broken && opts.repair) truncateSync(this.recordsPath, state.broken.at);
@@ -208,6 +226,8 @@ export class RunStore {
 }
 
 export function readJson<T>(path: string): T {
+  const problem = inputFileProblem(path);
+  if (problem && !problem.startsWith('file not found')) throw new Error(`cannot read ${path}: ${problem}`);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -52,13 +52,13 @@ describe('RunStore.forEachRecord', () => {
   });
 
   it('puts each byte of a 4-byte character, and the newline after it, on a block boundary', () => {
-    const prefix = Buffer.byteLength('{"questionId":"a","answer":"');
+    const prefix = Buffer.byteLength('{"strategy":"s","repeat":0,"questionId":"a","answer":"');
     // The character starts j bytes before the boundary: j = 1..3 cut it, 4 ends it there, 5 and
     // 6 cut the closing `"}`, 6 puts the newline at the boundary, 7 and 8 the CR and LF after it.
     for (let j = 0; j <= 8; j++) {
-      const first = JSON.stringify({ questionId: 'a', answer: 'x'.repeat(BLOCK - j - prefix) + '𝄞' });
+      const first = JSON.stringify({ strategy: 's', repeat: 0, questionId: 'a', answer: 'x'.repeat(BLOCK - j - prefix) + '𝄞' });
       expect(Buffer.from(first).subarray(BLOCK - j, BLOCK - j + 4).toString()).toBe('𝄞');
-      const text = `${first}\n\r\n${JSON.stringify({ questionId: 'b', answer: '€' })}\r\n`;
+      const text = `${first}\n\r\n${JSON.stringify({ strategy: 's', repeat: 0, questionId: 'b', answer: '€' })}\r\n`;
       const seen: unknown[] = [];
       folder(text).forEachRecord((r) => void seen.push(r));
       expect(seen, `j ${j}`).toEqual(plain(text));
@@ -74,7 +74,7 @@ describe('RunStore.forEachRecord', () => {
     store.readRecords({ repair: true });
     expect(readFileSync(store.recordsPath, 'utf8')).toBe(full.join('\n') + '\n');
     // A cut line followed only by blank lines is a cut line too.
-    const trailing = folder(full.slice(0, 2).join('\n') + '\n{"questionId":"q2","ans\n\n  \n');
+    const trailing = folder(full.slice(0, 2).join('\n') + '\n{"strategy":"s","questionId":"q2","ans\n\n  \n');
     expect(trailing.readRecords({ repair: true }).map((r: RunRecord) => r.questionId)).toEqual(['q0', 'q1']);
     expect(readFileSync(trailing.recordsPath, 'utf8')).toBe(full.slice(0, 2).join('\n') + '\n');
   });

@@ -8,6 +8,7 @@
 // a missing document (dataset.missingDocs) -> the questions that will run (--limit, --shard) ->
 // the documents to read (corpus.only: referenced reads only those the running questions name)
 // -> gold title paths resolved against the corpus -> reference checks.
+import { corpusHash as contentHash } from '../harness/trees/corpusHash.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -687,7 +688,10 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     // Hash the questions before title paths resolve: only the running ones' can, in a partial corpus.
     const questionsHash = sha256(JSON.stringify(questions.map((q) => [q, pendingTitlePaths.get(q) ?? null])));
     // Built trees depend on the builder too: its version is part of the corpus's identity.
-    const corpusSection = { ...(configured ?? { format: cfg.dataset.format, path: cfg.dataset.path, pdfs: cfg.dataset.pdfs }), build: { ...ingest, cacheDir: undefined, quiet: undefined, builder: TREE_BUILDER_VERSION } };
+    // Where the files lie is not part of it (the same files elsewhere are the same corpus): the
+    // section's paths are left out, each document's bytes are hashed under its docId.
+    const { path: _path, cacheDir: _cacheDir, ...sectionWithoutPath } = (configured ?? { format: cfg.dataset.format, path: cfg.dataset.path }) as { path?: unknown; cacheDir?: unknown } & Record<string, unknown>;
+    const corpusSection = { ...sectionWithoutPath, build: { ...ingest, cacheDir: undefined, quiet: undefined, builder: TREE_BUILDER_VERSION } };
     const sourcesHash = () =>
       sha256(JSON.stringify({ corpus: corpusSection, docs: [...identityOf!.sources!].sort((a, b) => byCodeUnit(a.docId, b.docId)).map((d) => [d.docId, sha256(fs.readFileSync(d.file))]) }));
     identity = { questionsHash, corpusHash: identityOf.corpus ?? sourcesHash(), basis: 'source files' };
@@ -706,7 +710,7 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
   };
 }
 
-const corpusHash = (docs: DocTree[]) => sha256(JSON.stringify(docs));
+const corpusHash = (docs: DocTree[]) => contentHash(docs);
 
 /**
  * Deepest tree a document may have: the tree-level twin of MAX_JSON_DEPTH (a tree level is two

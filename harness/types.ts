@@ -269,7 +269,10 @@ export interface AnswerScores {
 export interface RetrievalScores {
   recall: number;
   precision: number;
+  /** Reciprocal rank of the first relevant item within the cutoff k (0 when it ranks below k): MRR@k. */
   mrr: number;
+  /** Reciprocal rank over the whole ranked list, as trec_eval's `recip_rank`; absent in records written before it existed. */
+  mrrUncut?: number;
   ndcg: number;
 }
 

@@ -10,7 +10,7 @@ type Kind = 'rate' | 'score' | 'usd' | 'ms' | 'count';
 export function metricKind(m: CompareMetric): Kind {
   if (m === 'costPerQuestion') return 'usd';
   if (m === 'latencyMs.mean' || isPercentile(m)) return 'ms';
-  if (m.endsWith('.mrr') || m.endsWith('.ndcg')) return 'score';
+  if (m.endsWith('.mrr') || m.endsWith('.mrrUncut') || m.endsWith('.ndcg')) return 'score';
   if (m === 'accuracy' || m === 'exactMatch' || m === 'f1' || m === 'numericMatch' || m === 'yesNo' || m === 'judgeAccuracy' || m === 'groundedness' || m === 'groundednessLexical' || m.startsWith('retrieval.')) return 'rate';
   return 'count';
 }
@@ -19,7 +19,7 @@ export function metricKind(m: CompareMetric): Kind {
 export function metricLabel(m: CompareMetric): string {
   if (m.startsWith('retrieval.')) {
     const [, level, metric] = m.split('.');
-    return `${level} ${metric === 'mrr' ? 'MRR' : metric === 'ndcg' ? 'nDCG' : metric}`;
+    return `${level} ${metric === 'mrr' ? 'MRR@k' : metric === 'mrrUncut' ? 'MRR (uncut)' : metric === 'ndcg' ? 'nDCG' : metric}`;
   }
   if (m.startsWith('latencyMs.')) return `latency ${m.slice('latencyMs.'.length)}`;
   const names: Record<string, string> = {

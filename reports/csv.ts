@@ -36,6 +36,9 @@ export function renderCsv({ summary, meta }: ReportInput): string {
     ['model', meta.model],
     ['offline', meta.offline],
     ['priced', meta.priced],
+    // The corpus index's embedding, once per run (not in any question's cost).
+    ['index.inputTokens', meta.index?.inputTokens ?? null],
+    ['index.costUsd', meta.index?.costUsd ?? null],
   ];
   const rows = strategies.map((s) => {
     const cols: Array<[string, FlatValue | boolean]> = [...metaCols];

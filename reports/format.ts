@@ -160,3 +160,15 @@ export function groundednessLines(strategies: readonly StrategySummary[], priced
     ...graded.map((s) => `  ${s.strategy}: groundedness ${pct(s.groundedness, s.intervals?.groundedness)} (n=${s.groundednessN}${s.groundednessJudge!.errors ? `, ${s.groundednessJudge!.errors} ungraded` : ''}), lexical support ${pct(s.groundednessLexical, s.intervals?.groundednessLexical)}; grader ${usd(s.groundednessJudge!.costPerQuestion, priced)}/q`),
   ];
 }
+
+/**
+ * The corpus index's embedding in one line: "corpus index: 1,204 chunks, 10 embedding calls, 52,311
+ * tokens (estimated), $0.00105 (once per run, not in $/q)". Null when nothing was embedded by a
+ * server (a local embedder costs no tokens).
+ */
+export function indexLine(meta: ReportMeta): string | null {
+  const ix = meta.index;
+  if (!ix || ix.inputTokens === 0) return null;
+  const cost = ix.costUsd === null ? 'unpriced' : usd(ix.costUsd, true);
+  return `corpus index: ${num(ix.chunks)} chunks, ${num(ix.embedCalls)} embedding calls, ${num(ix.inputTokens)} tokens${ix.estimated ? ' (estimated: the server reported no usage)' : ''}, ${cost} (once per run, not in $/q)`;
+}

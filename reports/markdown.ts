@@ -3,7 +3,7 @@
 import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
 import { forDocument } from '../harness/text/terminal.ts';
-import { accuracyText, budgets, groundednessNote, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, budgets, groundednessNote, indexLine, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 import type { TagSummary } from '../harness/summary/tags.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
 
@@ -45,7 +45,9 @@ function retrievalTable(strategies: StrategySummary[], k?: number, atKey?: strin
   const levels = RETRIEVAL_LEVELS.filter((l) => strategies.some((s) => levelsOf(s)?.[l]));
   if (levels.length === 0) return null;
   const head = ['strategy'];
-  for (const l of levels) head.push(`${l} ${atK('recall', k)}`, `${l} ${atK('precision', k)}`, `${l} ${atK('MRR', k)}`, `${l} ${atK('nDCG', k)}`, `${l} n`);
+  // MRR cut at k beside the uncut reciprocal rank (trec_eval's recip_rank), named so they are not confused.
+  const uncut = atKey === undefined && strategies.some((s) => levels.some((l) => typeof levelsOf(s)?.[l]?.mrrUncut === 'number'));
+  for (const l of levels) head.push(`${l} ${atK('recall', k)}`, `${l} ${atK('precision', k)}`, `${l} ${atK('MRR', k)}`, ...(uncut ? [`${l} MRR (uncut)`] : []), `${l} ${atK('nDCG', k)}`, `${l} n`);
   const rows = strategies.map((s) => {
     const row = [escapeMarkdown(s.strategy)];
     for (const l of levels) {
@@ -56,6 +58,7 @@ function retrievalTable(strategies: StrategySummary[], k?: number, atKey?: strin
         r ? pct(r.recall, ci?.[`retrieval.${l}.recall`]) : NA,
         r ? pct(r.precision, ci?.[`retrieval.${l}.precision`]) : NA,
         r ? score(r.mrr, ci?.[`retrieval.${l}.mrr`]) : NA,
+        ...(uncut ? [r && typeof r.mrrUncut === 'number' ? score(r.mrrUncut, ci?.[`retrieval.${l}.mrrUncut`]) : NA] : []),
         r ? score(r.ndcg, ci?.[`retrieval.${l}.ndcg`]) : NA,
         r ? String(r.n) : '0',
       );
@@ -169,6 +172,8 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
     `- **model**: ${escapeMarkdown(modelLabel(meta))}${meta.priced ? (meta.pricedAs ? ` (costs priced as ${escapeMarkdown(meta.pricedAs)})` : '') : ' (unpriced)'}`,
   ];
   if (meta.embedder) metaLines.push(`- **embedder**: ${escapeMarkdown(meta.embedder)}`);
+  const index = indexLine(meta);
+  if (index) metaLines.push(`- **${escapeMarkdown(index.slice(0, index.indexOf(':')))}**${escapeMarkdown(index.slice(index.indexOf(':')))}`);
   if (meta.seed !== undefined) metaLines.push(`- **seed**: ${meta.seed}`);
   if (meta.codeVersion) metaLines.push(`- **code**: ${escapeMarkdown(meta.codeVersion)}`);
   metaLines.push(`- **started**: ${meta.startedAt}${meta.finishedAt ? `, **finished**: ${meta.finishedAt}` : ' (not finished)'}`);

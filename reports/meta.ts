@@ -24,6 +24,8 @@ export function reportMeta(manifest: RunManifest): ReportMeta {
   const parameters = parameterTable(manifest.strategies ?? []);
   if (parameters.columns.length) meta.parameters = parameters;
   if (manifest.model.priceAs) meta.pricedAs = manifest.model.priceAs;
+  const ix = manifest.index;
+  if (ix) meta.index = { chunks: ix.chunks, embedCalls: ix.embedCalls, inputTokens: ix.inputTokens, estimated: Boolean(ix.estimated), costUsd: ix.priced === false || ix.costUsd === undefined ? null : ix.costUsd };
   const code = manifest.code;
   if (code) meta.codeVersion = `${code.version}${code.commit ? ` (${code.commit.slice(0, 12)}${code.dirty ? ', dirty' : ''})` : ''}`;
   return meta;

@@ -32,6 +32,8 @@ export interface ReportMeta {
   codeVersion?: string;
   /** Parameter columns of a sweep or grid (reports/parameters.ts); absent when nothing varies. */
   parameters?: ParameterTable;
+  /** The corpus index's embedding: once per run, in no question's cost (manifest.index). */
+  index?: { chunks: number; embedCalls: number; inputTokens: number; estimated: boolean; costUsd: number | null };
 }
 
 export interface ReportInput {

@@ -8,6 +8,7 @@ import { basename, join, resolve } from 'node:path';
 import { UsageError } from '../errors.ts';
 import { withIntervals } from '../summary/intervals.ts';
 import { latestRecords } from '../run/store.ts';
+import { sortLikeRun } from '../run/order.ts';
 import { summarize } from '../summary/summary.ts';
 import { readJson, RunStore, type RunManifest } from '../run/store.ts';
 import { makeDirectory } from '../files/makeDirectory.ts';
@@ -61,7 +62,9 @@ export function saveBaseline(runDir: string, name: string, opts: { dir?: string;
     }
   }
   if (!existsSync(join(tmp, 'summary.json'))) {
-    const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
+    // Sorted as the run sorted them, so the intervals are the run's (records.jsonl is completion order).
+    const ordered = sortLikeRun([...records], manifest);
+    const summary = withIntervals(summarize(ordered), ordered, { seed: manifest.seed });
     writeOutputFile(join(tmp, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
   }
   const info: BaselineInfo = { name, savedAt: new Date().toISOString(), source: runDir, runId: manifest.runId };

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import type { Corpus, Embedder } from '../types.ts';
 import type { ChunkHit } from '../strategy/context.ts';
 import { indexDoc, ownText } from '../trees/tree.ts';
-import { splitByTokens } from '../models/tokenizer.ts';
+import { countTokens, splitByTokens } from '../models/tokenizer.ts';
 import { EmbeddingCache, textHash } from '../models/embeddingCache.ts';
 import { DenseStore, inRanges, SparseStore, type Ranges, type VectorStore } from './vectorSearch/stores.ts';
 import { TopK } from './vectorSearch/topK.ts';
@@ -33,6 +33,12 @@ export interface IndexStats {
   ms: number;
   /** Chunks whose vectors came from the embedding cache. */
   cachedChunks?: number;
+  /** True when the server reported no usage for some embedding call and its tokens were counted with a tokenizer. */
+  estimated?: boolean;
+  /** Dollars for the embedding calls (the runner prices them; not in any question's cost). */
+  costUsd?: number;
+  /** False when the embedder has no price (the cost is unknown, not $0). */
+  priced?: boolean;
   /** Time spent cutting the corpus into chunks (part of ms). */
   chunkMs?: number;
   layout?: 'dense' | 'sparse';
@@ -111,6 +117,7 @@ export class ValueIndex {
     let embedCalls = 0;
     let inputTokens = 0;
     let cachedChunks = 0;
+    let estimated = false;
     // From the fit on, whatever fails (the cache that cannot be opened, an embedding call) still
     // releases what the fit kept (the hash embedder's per-text counts: up to 1 GiB).
     try {
@@ -139,9 +146,15 @@ export class ValueIndex {
         cachedChunks += end - i - missing.length;
         if (missing.length && into) embedCalls++;
         else if (missing.length) {
-          const res = await embedder.embed(missing.map((k) => texts[k]));
+          const sent = missing.map((k) => texts[k]!);
+          const res = await embedder.embed(sent);
           embedCalls++;
-          inputTokens += res.usage?.inputTokens ?? 0;
+          // A server that reports no usage still read the tokens: count them, as ctx.embed does.
+          if (res.usage) inputTokens += res.usage.inputTokens;
+          else {
+            inputTokens += sent.reduce((n, t) => n + countTokens(t, embedder.id), 0);
+            estimated = true;
+          }
           missing.forEach((k, m) => {
             batch[k - i] = res.vectors[m];
             cache?.put(hashes[k], res.vectors[m]);
@@ -185,6 +198,7 @@ export class ValueIndex {
       inputTokens,
       ms: performance.now() - timing.started,
       cachedChunks,
+      ...(estimated ? { estimated } : {}),
       chunkMs: timing.chunkMs,
       layout: store.kind,
       approximate: ann !== null,

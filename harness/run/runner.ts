@@ -17,11 +17,12 @@ import { hashSeed } from './random.ts';
 import { goldAnswers, scoreAnswer } from '../scoring/answer.ts';
 import { LlmJudge } from '../scoring/judge/llm.ts';
 import { judgeGroundedness } from '../scoring/judge/grounding.ts';
+import { corpusHash } from '../trees/corpusHash.ts';
 import { lexicalGroundedness } from '../scoring/groundedness.ts';
 import { scoreRetrievalAtK } from '../scoring/retrieval.ts';
 import { summarize, type RunSummary } from '../summary/summary.ts';
 import { withIntervals } from '../summary/intervals.ts';
-import { findPrice, loadPriceTable } from '../models/prices.ts';
+import { findPrice, loadPriceTable, priceCall } from '../models/prices.ts';
 import { createEmbedder, createProvider, embedderOptionsFor } from '../models/providers/registry.ts';
 import { ProviderError } from '../models/providers/openai-client.ts';
 import { inheritEndpoint } from '../models/endpoint.ts';
@@ -244,7 +245,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
         name: data.corpus.name,
         docs: data.corpus.docs.length,
         nodes: data.corpus.docs.reduce((n, d) => n + countNodes(d.nodes), 0),
-        hash: data.identity?.corpusHash ?? sha256(JSON.stringify(data.corpus.docs)),
+        hash: data.identity?.corpusHash ?? corpusHash(data.corpus.docs),
         // How each built tree was made (PDFs: outline, toc, layout or pages), when any was built.
         ...(data.corpus.docs.some((d) => d.treeSource)
           ? {
@@ -309,7 +310,9 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     // the folder (manifest, no records) is left for --resume.
     throw err instanceof ProviderError ? new RunStartError(store.dir, err) : err;
   });
-  manifest.index = index.stats;
+  // The corpus index's embedding calls, priced like ctx.embed's; kept apart from every question's cost.
+  const indexPrice = priceCall(prices, embedder.id.replace(/^openai:/, ''), index.stats.inputTokens, 0);
+  manifest.index = { ...index.stats, costUsd: indexPrice.costUsd, priced: indexPrice.priced };
   store.writeManifest(manifest);
 
   const useCache = opts.cache ?? config.cache.enabled;

@@ -50,7 +50,8 @@ export interface RunManifest {
   concurrency: number;
   limit: number | null;
   shard: { index: number; count: number } | null;
-  index: { chunks: number; embedCalls: number; inputTokens: number; ms: number } | null;
+  /** The corpus index: chunks, embedding calls and tokens (`estimated` when counted, not reported), and their dollars. */
+  index: { chunks: number; embedCalls: number; inputTokens: number; ms: number; estimated?: boolean; costUsd?: number; priced?: boolean } | null;
   startedAt: string;
   finishedAt: string | null;
   /** Set when a run was resumed: when each resume started. */

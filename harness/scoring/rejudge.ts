@@ -19,6 +19,7 @@ import { loadPriceTable } from '../models/prices.ts';
 import { inheritEndpoint } from '../models/endpoint.ts';
 import { ResponseCache } from '../models/responseCache.ts';
 import { latestRecords, RunStore, type RunManifest } from '../run/store.ts';
+import { sortLikeRun } from '../run/order.ts';
 import type { ChatProvider, RunRecord } from '../types.ts';
 
 export interface RejudgeOptions {
@@ -57,7 +58,7 @@ export function parseJudgeConfig(raw: unknown, where = 'scoring.judge'): JudgeCo
 export async function rejudgeRun(opts: RejudgeOptions): Promise<RejudgeOutcome> {
   const source = RunStore.open(opts.runDir);
   const manifest = source.readManifest();
-  const config = (manifest.config ?? {}) as { scoring?: { f1Threshold?: number; numericRelTol?: number; judge?: unknown } };
+  const config = (manifest.config ?? {}) as { scoring?: { f1Threshold?: number; numericRelTol?: number; maxGoldWords?: number; judge?: unknown } };
   const scoring = config.scoring ?? {};
   const judgeRaw = opts.noJudge ? undefined : (opts.judge ?? scoring.judge);
   // A judge without a server of its own talks to the run's model server (harness/models/endpoint.ts),
@@ -88,14 +89,16 @@ export async function rejudgeRun(opts: RejudgeOptions): Promise<RejudgeOutcome> 
   };
   store.writeManifest(out);
 
-  const records = latestRecords(source.readRecords());
+  // In the order the run summarised them (records.jsonl holds completion order), so the seeded
+  // bootstrap draws the same questions and the intervals are the ones `report` prints.
+  const records = sortLikeRun(latestRecords(source.readRecords()), manifest);
   const rescored = await Promise.all(
     records.map(async (r): Promise<RunRecord> => {
       const failed = r.error !== null && r.error !== undefined;
       const multipleChoice = r.scores?.choice !== null && r.scores?.choice !== undefined;
       const scores =
         r.scores && !multipleChoice
-          ? scoreAnswer({ id: r.questionId, question: r.question, answers: r.gold }, { answer: r.answer }, { f1Threshold: scoring.f1Threshold ?? 0.5, relTol: scoring.numericRelTol ?? 0.01 })
+          ? scoreAnswer({ id: r.questionId, question: r.question, answers: r.gold }, { answer: r.answer }, { f1Threshold: scoring.f1Threshold ?? 0.5, relTol: scoring.numericRelTol ?? 0.01, ...(scoring.maxGoldWords ? { maxGoldWords: scoring.maxGoldWords } : {}) })
           : r.scores;
       const { judge: _old, ...rest } = r;
       const next: RunRecord = { ...rest, runId, scores };

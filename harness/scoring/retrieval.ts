@@ -1,7 +1,9 @@
 // Retrieval quality, binary relevance, following ranx's definitions (github.com/AmenRa/ranx):
 //   recall      = relevant retrieved (in the top k) / relevant
 //   precision   = relevant retrieved in the top k / k; without k, / number retrieved (0 if none)
-//   reciprocal rank = 1 / rank of the first relevant item (0 if none in the top k)
+//   reciprocal rank = 1 / rank of the first relevant item (0 if none in the top k): `mrr`, MRR@k;
+//   uncut reciprocal rank = the same over the whole list, whatever k (`mrrUncut`), which is what
+//                 trec_eval's `recip_rank` and ranx's `mrr` without a cutoff report
 //   nDCG        = DCG / IDCG, DCG = Σ rel_i / log2(i + 1) over ranks i = 1..k (Järvelin &
 //                 Kekäläinen); IDCG is the DCG of the ideal list, min(k, |relevant|) hits first.
 // `k` undefined means the whole ranked list. Ranked ids are deduplicated first (first occurrence
@@ -90,6 +92,7 @@ export function retrievalScores(ranked: readonly string[], gold: Iterable<string
     recall: recall(ranked, g, k),
     precision: precision(ranked, g, k),
     mrr: reciprocalRank(ranked, g, k),
+    mrrUncut: reciprocalRank(ranked, g),
     ndcg: ndcgAtK(ranked, g, k),
   };
 }

@@ -36,7 +36,8 @@ import { judgeSummary, judgeValue, type JudgeSummary } from './judgeSummary.ts';
 
 export const RETRIEVAL_LEVELS = ['node', 'page', 'doc'] as const;
 export type RetrievalLevel = (typeof RETRIEVAL_LEVELS)[number];
-export const RETRIEVAL_METRICS = ['recall', 'precision', 'mrr', 'ndcg'] as const;
+/** `mrr` is MRR@k (cut at `scoring.k`); `mrrUncut` is over the whole list, trec_eval's `recip_rank`. */
+export const RETRIEVAL_METRICS = ['recall', 'precision', 'mrr', 'mrrUncut', 'ndcg'] as const;
 export type RetrievalMetric = (typeof RETRIEVAL_METRICS)[number];
 
 export interface RetrievalLevelSummary {
@@ -44,7 +45,10 @@ export interface RetrievalLevelSummary {
   n: number;
   recall: number;
   precision: number;
+  /** MRR@k. */
   mrr: number;
+  /** Reciprocal rank without a cutoff (trec_eval `recip_rank`); null when the records predate it. */
+  mrrUncut: number | null;
   ndcg: number;
 }
 
@@ -276,6 +280,7 @@ function retrievalAtSummary(records: readonly RunRecord[]): StrategySummary['ret
               recall: mean(scored.map((x) => x.recall)),
               precision: mean(scored.map((x) => x.precision)),
               mrr: mean(scored.map((x) => x.mrr)),
+              mrrUncut: nullableMean(scored.map((x) => x.mrrUncut).filter((v): v is number => v !== undefined)),
               ndcg: mean(scored.map((x) => x.ndcg)),
             };
     }
@@ -303,6 +308,7 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
             recall: m(`retrieval.${level}.recall`),
             precision: m(`retrieval.${level}.precision`),
             mrr: m(`retrieval.${level}.mrr`),
+            mrrUncut: nullableMean(recordValues(scored, `retrieval.${level}.mrrUncut`)),
             ndcg: m(`retrieval.${level}.ndcg`),
           };
   }

@@ -6,7 +6,7 @@ import { toolCall } from '../trace.ts';
 import type { RunRecord, TraceStep } from '../../harness/types.ts';
 import type { StrategySummary } from '../../harness/summary/summary.ts';
 import type { ReportInput } from '../types.ts';
-import { accuracyText, errors, groundednessNote, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, usd } from '../format.ts';
+import { accuracyText, errors, groundednessNote, indexLine, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, usd } from '../format.ts';
 import { boxPlot, colour, scatterChart, type ScatterPoint } from './charts.ts';
 import { gzipSync } from 'node:zlib';
 import { esc } from './escape.ts';
@@ -183,6 +183,8 @@ export function renderHtml(input: HtmlRunInput): string {
   if (meta.offline) body.push('<p class="banner">Offline reasoner: these numbers measure the harness and retrieval, not LLM answer quality.</p>');
   if (!meta.priced) body.push('<p class="banner">Unpriced: the model has no entry in the price table; charts use tokens per question instead of dollars.</p>');
   else if (meta.pricedAs) body.push(`<p class="note">$: calls priced as ${esc(meta.pricedAs)}.</p>`);
+  const index = indexLine(meta);
+  if (index) body.push(`<p class="note">${esc(index)}.</p>`);
   body.push('<h2>Summary</h2>', summaryTable(strategies, meta.priced, level));
   const ungradable = ungradableNote(strategies);
   if (ungradable) body.push(`<p class="note">${esc(ungradable)}.</p>`);

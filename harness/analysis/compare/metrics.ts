@@ -33,6 +33,8 @@ const ALIASES: Record<string, CompareMetric | ((level: RetrievalLevel) => Compar
   evidencePrecision: (l) => `retrieval.${l}.precision`,
   precision: (l) => `retrieval.${l}.precision`,
   mrr: (l) => `retrieval.${l}.mrr`,
+  mrrUncut: (l) => `retrieval.${l}.mrrUncut`,
+  recipRank: (l) => `retrieval.${l}.mrrUncut`,
   ndcg: (l) => `retrieval.${l}.ndcg`,
   calls: 'callsPerQuestion',
   tokens: 'tokensPerQuestion',

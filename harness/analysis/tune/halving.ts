@@ -118,14 +118,20 @@ export function stratifiedOrder(questions: readonly Question[], seed: number): Q
   return keyed.sort((a, b) => a.at - b.at || a.tie - b.tie).map((k) => k.q);
 }
 
-/** What a set of records paid: chat calls that were not cache hits, and their tokens and dollars. */
+/**
+ * What a set of records paid: chat calls that were not cache hits, their chat tokens, and the
+ * dollars of every call that was not a cache hit (chat and embedding). Tokens are chat tokens,
+ * as the full-grid figure and every report count them (embedding tokens are priced apart).
+ */
 export function spendOf(records: readonly RunRecord[]): Spend {
   const s: Spend = { calls: 0, tokens: 0, dollars: 0 };
   for (const r of records) {
     for (const c of r.callLog ?? []) {
       if (c.cached) continue;
-      if (c.kind === 'chat') s.calls += 1;
-      s.tokens += c.inputTokens + c.outputTokens;
+      if (c.kind === 'chat') {
+        s.calls += 1;
+        s.tokens += c.inputTokens + c.outputTokens;
+      }
       s.dollars += c.costUsd;
     }
   }

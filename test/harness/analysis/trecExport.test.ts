@@ -26,7 +26,8 @@ describe('ranked metrics @k', () => {
   it('nDCG@10 is 0 for a gold hit at rank 11; the whole list would give 1/log2(12) = 0.279', () => {
     const r = scoreRetrievalAtK(question, evidence, corpus, [10, 20]);
     expect(r.k).toBe(10);
-    expect(r.node).toEqual({ recall: 0, precision: 0, mrr: 0, ndcg: 0 });
+    // MRR@10 is 0 too; the uncut reciprocal rank beside it is trec_eval's recip_rank, 1/11.
+    expect(r.node).toEqual({ recall: 0, precision: 0, mrr: 0, mrrUncut: 1 / 11, ndcg: 0 });
     expect(r.at!['20']!.node!.ndcg).toBeCloseTo(1 / Math.log2(12), 12);
     expect(r.at!['20']!.node!.mrr).toBeCloseTo(1 / 11, 12);
     expect(r.at!['20']!.node!.precision).toBeCloseTo(1 / 20, 12);
@@ -67,11 +68,13 @@ function readQrels(text: string): Map<string, Map<string, number>> {
   return qrels;
 }
 
-/** trec_eval's ordering: score descending, ties by docno descending; then its ndcg_cut / recall. */
-function trecEvalAt(run: Run, qrels: Map<string, Map<string, number>>, k: number): Map<string, { ndcg: number; recall: number }> {
-  const out = new Map<string, { ndcg: number; recall: number }>();
+/** trec_eval's ordering: score descending, ties by docno descending; then its ndcg_cut / recall, and recip_rank (never cut). */
+function trecEvalAt(run: Run, qrels: Map<string, Map<string, number>>, k: number): Map<string, { ndcg: number; recall: number; recipRank: number }> {
+  const out = new Map<string, { ndcg: number; recall: number; recipRank: number }>();
   for (const [qid, rels] of qrels) {
-    const docs = [...(run.get(qid) ?? [])].sort((a, b) => b.score - a.score || (a.docno < b.docno ? 1 : -1)).slice(0, k);
+    const all = [...(run.get(qid) ?? [])].sort((a, b) => b.score - a.score || (a.docno < b.docno ? 1 : -1));
+    const firstHit = all.findIndex((d) => (rels.get(d.docno) ?? 0) > 0);
+    const docs = all.slice(0, k);
     const relevant = [...rels.values()].filter((r) => r > 0).length;
     let dcg = 0;
     let found = 0;
@@ -82,7 +85,7 @@ function trecEvalAt(run: Run, qrels: Map<string, Map<string, number>>, k: number
     });
     let idcg = 0;
     for (let i = 0; i < Math.min(k, relevant); i++) idcg += 1 / Math.log2(i + 2);
-    out.set(qid, { ndcg: idcg ? dcg / idcg : 0, recall: found / relevant });
+    out.set(qid, { ndcg: idcg ? dcg / idcg : 0, recall: found / relevant, recipRank: firstHit < 0 ? 0 : 1 / (firstHit + 1) });
   }
   return out;
 }
@@ -109,6 +112,10 @@ describe('treebench export --trec --qrels', () => {
     const md = render('md', { summary: outcome.summary, meta: reportMeta(outcome.manifest) });
     expect(md).toContain('node nDCG@10');
     expect(md).toContain('node nDCG@3');
+    // MRR cut at k and the uncut reciprocal rank sit side by side, named apart.
+    expect(md).toContain('node MRR@10');
+    expect(md).toContain('node MRR (uncut)');
+    expect(vector.retrieval.node!.mrrUncut).toBeGreaterThanOrEqual(vector.retrieval.node!.mrr);
 
     for (const strategy of ['vector', 'hybrid-beam']) {
       const runPath = join(dir, `${strategy}.run`);
@@ -129,6 +136,8 @@ describe('treebench export --trec --qrels', () => {
         expect(r.retrieval!.k).toBe(10);
         expect(m.ndcg).toBeCloseTo(r.retrieval!.node!.ndcg, 12);
         expect(m.recall).toBeCloseTo(r.retrieval!.node!.recall, 12);
+        // recip_rank is not cut at k: it is our mrrUncut, not MRR@10.
+        expect(m.recipRank).toBeCloseTo(r.retrieval!.node!.mrrUncut!, 12);
         expect(trecEvalAt(run, qrels, 3).get(r.questionId)!.ndcg).toBeCloseTo(r.retrieval!.at!['3']!.node!.ndcg, 12);
       }
     }

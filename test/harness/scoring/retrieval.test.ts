@@ -48,7 +48,7 @@ describe('ranked-list metrics (ranx definitions, binary relevance)', () => {
   });
 
   it('nothing retrieved scores 0; no gold is undefined (NaN, and null scores)', () => {
-    expect(retrievalScores([], ['a'])).toEqual({ recall: 0, precision: 0, mrr: 0, ndcg: 0 });
+    expect(retrievalScores([], ['a'])).toEqual({ recall: 0, precision: 0, mrr: 0, mrrUncut: 0, ndcg: 0 });
     expect(recall(['a'], [])).toBeNaN();
     expect(retrievalScores(['a'], [])).toBeNull();
   });
@@ -105,7 +105,7 @@ describe('scoreRetrieval', () => {
     expect(r.page!.mrr).toBe(0.25);
     expect(r.page!.ndcg).toBeCloseTo(1 / log2(5), 15);
     // doc ranking [D1, D2]
-    expect(r.doc).toEqual({ recall: 1, precision: 0.5, mrr: 1, ndcg: 1 });
+    expect(r.doc).toEqual({ recall: 1, precision: 0.5, mrr: 1, mrrUncut: 1, ndcg: 1 });
   });
 
   it('a node id is keyed by its document: the same id in another document is not a hit', () => {
@@ -118,7 +118,7 @@ describe('scoreRetrieval', () => {
     const docOnly = scoreRetrieval(q([{ docId: 'D2' }]), evidence, corpus);
     expect(docOnly.node).toBeNull();
     expect(docOnly.page).toBeNull();
-    expect(docOnly.doc).toEqual({ recall: 1, precision: 0.5, mrr: 0.5, ndcg: 1 / log2(3) });
+    expect(docOnly.doc).toEqual({ recall: 1, precision: 0.5, mrr: 0.5, mrrUncut: 0.5, ndcg: 1 / log2(3) });
   });
 
   it('page gold without nodes (FinanceBench style)', () => {
@@ -132,19 +132,20 @@ describe('scoreRetrieval', () => {
   it('gold nodes without pages in the corpus leave the page level null', () => {
     const flat: Corpus = { name: 'md', docs: [{ docId: 'M', title: 'M', nodes: [{ id: 'a', title: 'A', children: [] }] }] };
     const r = scoreRetrieval(q([{ docId: 'M', nodeIds: ['a'] }]), [{ docId: 'M', nodeId: 'a', rank: 1 }], flat);
-    expect(r.node).toEqual({ recall: 1, precision: 1, mrr: 1, ndcg: 1 });
+    expect(r.node).toEqual({ recall: 1, precision: 1, mrr: 1, mrrUncut: 1, ndcg: 1 });
     expect(r.page).toBeNull();
   });
 
   it('no evidence retrieved scores 0 where gold exists', () => {
     const r = scoreRetrieval(q([{ docId: 'D1', nodeIds: ['n2'] }]), [], corpus);
-    expect(r.node).toEqual({ recall: 0, precision: 0, mrr: 0, ndcg: 0 });
-    expect(r.page).toEqual({ recall: 0, precision: 0, mrr: 0, ndcg: 0 });
+    expect(r.node).toEqual({ recall: 0, precision: 0, mrr: 0, mrrUncut: 0, ndcg: 0 });
+    expect(r.page).toEqual({ recall: 0, precision: 0, mrr: 0, mrrUncut: 0, ndcg: 0 });
   });
 
   it('applies k to every level', () => {
     const r = scoreRetrieval(q([{ docId: 'D1', nodeIds: ['n1.2'] }]), evidence, corpus, { k: 1 });
-    expect(r.node).toEqual({ recall: 0, precision: 0, mrr: 0, ndcg: 0 });
-    expect(r.doc).toEqual({ recall: 1, precision: 1, mrr: 1, ndcg: 1 });
+    // The gold node ranks 2nd: MRR@1 is 0, the uncut reciprocal rank (trec_eval recip_rank) 1/2.
+    expect(r.node).toEqual({ recall: 0, precision: 0, mrr: 0, mrrUncut: 0.5, ndcg: 0 });
+    expect(r.doc).toEqual({ recall: 1, precision: 1, mrr: 1, mrrUncut: 1, ndcg: 1 });
   });
 });

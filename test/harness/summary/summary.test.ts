@@ -73,8 +73,8 @@ describe('summarize', () => {
     expect(tree!.numericMatch).toBe(1);
     expect(tree!.numericN).toBe(1);
     expect(tree!.yesNo).toBe(1);
-    expect(tree!.retrieval.node).toEqual({ n: 1, recall: 1, precision: 1, mrr: 1, ndcg: 1 });
-    expect(tree!.retrieval.page).toEqual({ n: 1, recall: 0.5, precision: 0.25, mrr: 0.5, ndcg: 0.6 });
+    expect(tree!.retrieval.node).toEqual({ n: 1, recall: 1, precision: 1, mrr: 1, mrrUncut: null, ndcg: 1 });
+    expect(tree!.retrieval.page).toEqual({ n: 1, recall: 0.5, precision: 0.25, mrr: 0.5, mrrUncut: null, ndcg: 0.6 });
     expect(tree!.callsPerQuestion).toBe(4);
     expect(tree!.tokensPerQuestion).toBe(825);
     expect(tree!.latencyMs).toEqual({ mean: 750, p50: 750, p95: 975, p99: 995 });

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { planRungs, stratifiedOrder, stratumOf } from '../../../../harness/analysis/tune/halving.ts';
+import { planRungs, spendOf, stratifiedOrder, stratumOf } from '../../../../harness/analysis/tune/halving.ts';
+import { record } from '../../summary/summaryFixture.ts';
 import { runTune } from '../../../../harness/analysis/tune/run.ts';
 import { runBenchmark } from '../../../../harness/run/runner.ts';
 import type { Question } from '../../../../harness/types.ts';
@@ -18,6 +19,21 @@ describe('planRungs', () => {
     expect(planRungs(2, 1000, 3, 20)).toEqual([334, 1000]); // two variants need one halving
     expect(planRungs(12, 10, 3, 20)).toEqual([10]); // fewer questions than a rung: one rung
     expect(planRungs(1, 100, 3, 20)).toEqual([100]);
+  });
+});
+
+describe('spendOf', () => {
+  it('counts chat tokens, as the full-grid figure does (embedding tokens are priced apart), and every uncached dollar', () => {
+    const log = (kind: 'chat' | 'embed', inputTokens: number, outputTokens: number, costUsd: number, cached = false) => ({ kind, model: 'm', inputTokens, outputTokens, costUsd, latencyMs: 1, cached, retries: 0 });
+    const records = [
+      record({ strategy: 'v', questionId: 'q1', inputTokens: 100, outputTokens: 10, embedTokens: 50, callLog: [log('embed', 50, 0, 0.001), log('chat', 100, 10, 0.01)] }),
+      record({ strategy: 'v', questionId: 'q2', inputTokens: 80, outputTokens: 5, embedTokens: 20, callLog: [log('embed', 20, 0, 0.0004), log('chat', 80, 5, 0.008)] }),
+    ];
+    expect(spendOf(records)).toEqual({ calls: 2, tokens: 195, dollars: 0.001 + 0.01 + 0.0004 + 0.008 });
+    // The full grid's basis: the records' chat tokens, so spent / full grid is a fraction of like things.
+    expect(spendOf(records).tokens).toBe(records.reduce((n, r) => n + r.inputTokens + r.outputTokens, 0));
+    // Cache hits cost nothing.
+    expect(spendOf([record({ strategy: 'v', questionId: 'q3', callLog: [log('chat', 100, 10, 0.01, true)] })])).toEqual({ calls: 0, tokens: 0, dollars: 0 });
   });
 });
 

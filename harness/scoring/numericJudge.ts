@@ -228,8 +228,17 @@ function rangeMatch(pred: string, gold: ParsedRange, tol: NumericTolerance, q: Q
   const ranges = findRanges(pred).filter((r) => unitsAgree(r.lo, gold.lo) && unitsAgree(r.hi, gold.hi));
   const same = (r: ParsedRange) => quantityMatches(r.lo, gold.lo, tol, q) && quantityMatches(r.hi, gold.hi, tol, q);
   if (!ranges.some(same)) return false;
-  // Two ranges offered as alternatives claim neither.
-  return !(ranges.length >= 2 && ALTERNATIVE_RE.test(pred.slice(ranges[0]!.end, ranges[ranges.length - 1]!.start)));
+  // Ranges offered as alternatives (`36–55 or 56–150`) or listed bare (`0–12, 13–35, 36–55`)
+  // claim none; ranges each tied to what they describe ("orange for 36–55 µg/m³ (poor)") do.
+  let run = 1;
+  for (let i = 1; i < ranges.length; i++) {
+    const gap = pred.slice(ranges[i - 1]!.end, ranges[i]!.start).replace(/[\p{L}µ°]+\/[\p{L}µ]+[²³23]?/gu, ' ');
+    if (/\b(?:or|either)\b/i.test(gap) && (gap.match(/[\p{L}\p{N}]+/gu) ?? []).length <= 4) return false;
+    // A bare list: nothing between two ranges but separators (no label of what each one is).
+    run = /[,;]|\band\b/i.test(gap) && (gap.match(/[\p{L}\p{N}]+/gu) ?? []).every((w) => /^(?:and|or)$/i.test(w)) ? run + 1 : 1;
+    if (run >= 3) return false;
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

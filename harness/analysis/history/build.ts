@@ -8,6 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { comparePaired, type ComparisonInput, type MetricComparison } from '../compare/paired.ts';
+import { coverageText } from '../compare/coverage.ts';
 import { comparability, loadRun, strategyIds, strategyRecords, type LoadedRun } from '../compare/runs.ts';
 import type { CompareMetric } from '../compare/metrics.ts';
 import { summarize, type StrategySummary } from '../../summary/summary.ts';
@@ -140,6 +141,11 @@ export function buildHistory(dirs: ReadonlyArray<string | LoadedRun>, opts: Hist
       correction: 'holm',
     });
     for (const comp of result.comparisons) {
+      // The tests see only the questions both nights answered: say so when that is not all of them.
+      const cov = comp.coverage;
+      if (cov.missing.length || !cur.manifest.finishedAt) {
+        notes.push(`${comp.baseline.run} → ${comp.candidate.run} (${comp.label}): ${coverageText(cov, [comp.baseline.run, comp.candidate.run])}${cur.manifest.finishedAt ? '' : `; ${comp.candidate.run} did not finish`}: the change flags cover the paired questions only`);
+      }
       for (const m of comp.metrics) {
         const point = series.find((s) => s.strategy === comp.label && s.metric === m.metric)?.points[i];
         if (point) point.change = m;

@@ -58,6 +58,10 @@ describe('times, dates and ranges compare as values', () => {
     ['How long does delivery take?', '3-5 days', 'between three and five days', 1],
     ['What PM2.5 range does an orange ring indicate?', '36 to 55 µg/m³', '36–55 µg/m³', 1],
     ['What PM2.5 range does an orange ring indicate?', '36 to 55 µg/m³', 'An orange ring means 36 to 55 µg/m³.', 1],
+    // Each range tied to its colour answers the question (sample-023's strategies' answer); bare lists and alternatives do not.
+    ['What PM2.5 range does an orange ring indicate?', '36 to 55 µg/m³', 'The ring shows PM2.5: blue for 0–12 µg/m³ (good), green for 13–35 µg/m³ (moderate), orange for 36–55 µg/m³ (poor) and red above 55 µg/m³.', 1],
+    ['What PM2.5 range does an orange ring indicate?', '36 to 55 µg/m³', '0–12, 13–35, 36–55 or 56–150 µg/m³', 0],
+    ['What PM2.5 range does an orange ring indicate?', '36 to 55 µg/m³', '36–55 µg/m³ or 56–150 µg/m³', 0],
     // A change over time is not a range: "from $5.0 billion to $5.4 billion" states $5.4 billion.
     ['What was revenue in 2022?', '$5.4 billion', 'Revenue rose from $5.0 billion to $5.4 billion.', 1],
     ['When did the fiscal year end?', 'December 31, 2017', '31 December 2017', 1],

@@ -50,3 +50,18 @@ describe('treebench history over ten nights of the nightly config', () => {
     expect(bad.stderr).toMatch(/--metric: unknown metric "acuracy"/);
   }, 120_000);
 });
+
+describe('history says how much of the previous night a change covers', () => {
+  it('notes a night that lacks questions of the one before', async () => {
+    const { manifest, outcomes, records, tempDir, writeRun } = await import('../compare/runFixtures.ts');
+    const { join } = await import('node:path');
+    const root = tempDir();
+    const one = { strategies: [{ id: 'vector', strategy: 'vector', params: {}, budget: {} }] };
+    const a = writeRun(join(root, 'a'), manifest({ ...one, startedAt: '2026-01-01T00:00:00.000Z' }), records('run-a', 'vector', outcomes(40, 20)));
+    const b = writeRun(join(root, 'b'), manifest({ ...one, runId: 'run-b', startedAt: '2026-01-02T00:00:00.000Z' }), records('run-b', 'vector', outcomes(8, 4)));
+    const report = buildHistory([a, b], { metrics: ['accuracy'], resamples: 500 });
+    expect(report.notes).toContain('run-a → run-b (vector): 8 of 40 questions of run-a paired (20.0%; 32 missing from run-b: q9, q10, q11, q12, q13, … (+27 more)): the change flags cover the paired questions only');
+    const full = writeRun(join(root, 'c'), manifest({ ...one, runId: 'run-c', startedAt: '2026-01-03T00:00:00.000Z' }), records('run-c', 'vector', outcomes(40, 20)));
+    expect(buildHistory([a, full], { metrics: ['accuracy'], resamples: 500 }).notes).toEqual([]);
+  });
+});

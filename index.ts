@@ -20,6 +20,7 @@ import { registerBuiltinStrategies } from './strategies/registry.ts';
 import { writeReportFiles } from './reports/files.ts';
 import { reportMeta } from './reports/meta.ts';
 import { nodeTitles } from './reports/html/titles.ts';
+import { buildComparison, type CompareArgs, type CompareReport } from './harness/analysis/compare/build.ts';
 
 export * from './harness/index.ts';
 
@@ -122,4 +123,18 @@ function inlineConfig(config: Record<string, unknown>, baseDir = process.cwd()):
   const dir = resolve(baseDir);
   const { config: parsed, strategies, sources } = validateConfig(config, () => 'config', dir);
   return { path: resolve(dir, '<inline config>'), baseDir: dir, raw: JSON.stringify(config), config: parsed, strategies, ...(sources ? { sources } : {}) };
+}
+
+/** What `compareRuns` takes besides the runs: `treebench compare`'s flags. */
+export type CompareOptions = Omit<CompareArgs, 'runA' | 'runB'>;
+
+/**
+ * The paired comparison `treebench compare` prints, as data: `compareRuns('runs/a', 'runs/b')`,
+ * or strategies inside one run, `compareRuns('runs/a', { within: true, baselineStrategy: 'vector' })`.
+ * A run is a run folder or a saved baseline name. Render it with `treebench compare`'s formats, or
+ * read `result.comparisons[i].metrics` (delta, interval, p, pAdjusted, significant, wins/ties/losses).
+ */
+export function compareRuns(baseline: string, candidate?: string | CompareOptions, options: CompareOptions = {}): CompareReport {
+  const [runB, opts] = typeof candidate === 'string' ? [candidate, options] : [undefined, candidate ?? options];
+  return buildComparison({ ...opts, runA: baseline, ...(runB !== undefined ? { runB } : {}) });
 }

@@ -3,7 +3,8 @@
 // versions without notice.
 //
 // Writing a strategy:   defineStrategy, z (zod, for params schemas), the protocol types
-// Reading results:      RunRecord, RunSummary, StrategySummary, RunManifest, the statistics
+// Writing a scorer:     defineScorer, ScorerInput
+// Reading results:      RunRecord, RunSummary, StrategySummary, RunManifest, CompareReport, the statistics
 export { z } from 'zod';
 export { defineStrategy } from './plugins/define.ts';
 export type { PluginRequest, StrategyPlugin, StrategyPluginDefinition } from './plugins/define.ts';
@@ -12,6 +13,11 @@ export type { CorpusFile, EvidenceRef, PageIndexNode, StrategyRequest, StrategyR
 export type { ChunkHit, StrategyContext, ValueSearchOptions } from './strategy/context.ts';
 export type { PromptInfo, Strategy } from './strategy/strategy.ts';
 export { getStrategy, listStrategies, registerStrategy } from './strategy/registry.ts';
+export { defineScorer } from './scoring/scorer.ts';
+export type { Scorer, ScorerDefinition, ScorerInfo, ScorerInput } from './scoring/scorer.ts';
+export type { CompareArgs, CompareReport, RunLabel } from './analysis/compare/build.ts';
+export type { ComparisonResult, MetricComparison, StrategyComparison } from './analysis/compare/paired.ts';
+export type { CompareMetric } from './analysis/compare/metrics.ts';
 export type {
   Budget,
   BudgetName,
@@ -32,7 +38,7 @@ export type {
   TraceStep,
   TreeNode,
 } from './types.ts';
-export type { RunSummary, StrategySummary, ConfidenceInterval, LatencySummary } from './summary/summary.ts';
+export type { RunSummary, StrategySummary, ConfidenceInterval, CustomMetricSummary, LatencySummary } from './summary/summary.ts';
 export type { RunManifest } from './run/store.ts';
 export type { LoadedConfig, RunConfig, StrategySpec } from './config/runConfig.ts';
 export type { Progress, RunStop } from './run/runner.ts';

@@ -325,6 +325,10 @@ export interface RunRecord {
   /** Groundedness of the answer in the retrieved evidence; absent in records written before it existed. */
   groundedness?: RecordGroundedness;
   retrieval: RecordRetrieval | null;
+  /** Values of the custom scorers (`scoring.scorers`), by scorer name; null where one does not apply or failed. */
+  custom?: Record<string, number | null>;
+  /** Why a custom scorer gave no value for this record (it threw, or returned something not a number). */
+  customErrors?: Record<string, string>;
   evidence: Array<Omit<EvidenceItem, 'text'> & { chars: number }>;
   calls: number;
   embedCalls: number;

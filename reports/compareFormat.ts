@@ -9,6 +9,7 @@ type Kind = 'rate' | 'score' | 'usd' | 'ms' | 'count';
 
 export function metricKind(m: CompareMetric): Kind {
   if (m === 'costPerQuestion') return 'usd';
+  if (m.startsWith('custom.')) return 'score';
   if (m === 'latencyMs.mean' || isPercentile(m)) return 'ms';
   if (m.endsWith('.mrr') || m.endsWith('.mrrUncut') || m.endsWith('.ndcg')) return 'score';
   if (m === 'accuracy' || m === 'exactMatch' || m === 'f1' || m === 'numericMatch' || m === 'yesNo' || m === 'judgeAccuracy' || m === 'groundedness' || m === 'groundednessLexical' || m.startsWith('retrieval.')) return 'rate';

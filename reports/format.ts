@@ -172,3 +172,32 @@ export function indexLine(meta: ReportMeta): string | null {
   const cost = ix.costUsd === null ? 'unpriced' : usd(ix.costUsd, true);
   return `corpus index: ${num(ix.chunks)} chunks, ${num(ix.embedCalls)} embedding calls, ${num(ix.inputTokens)} tokens${ix.estimated ? ' (estimated: the server reported no usage)' : ''}, ${cost} (once per run, not in $/q)`;
 }
+
+/**
+ * Lines for the custom scorers' metrics (`scoring.scorers`): one per metric, each strategy's
+ * mean with its interval and n; empty when no scorer ran. Values are in the scorer's own units.
+ */
+export function customMetricLines(strategies: readonly StrategySummary[], scorers: ReportMeta['scorers'] = []): string[] {
+  const names = [...new Set(strategies.flatMap((s) => Object.keys(s.custom ?? {})))];
+  if (names.length === 0) return [];
+  const lines = ['custom metrics (scoring.scorers; mean over the records each one scored):'];
+  for (const name of names) {
+    const info = scorers.find((s) => s.name === name);
+    const about = [info?.description, info && !info.higherIsBetter ? 'lower is better' : 'higher is better'].filter(Boolean).join('; ');
+    const cells = strategies.map((s) => {
+      const c = s.custom?.[name];
+      if (!c) return `${s.strategy} ${NA}`;
+      const ci = s.intervals?.[`custom.${name}`];
+      const errs = c.errors ? `, ${c.errors} scorer errors` : '';
+      return `${s.strategy} ${c.value === null ? NA : num3(c.value, ci)} (n=${c.n}${errs})`;
+    });
+    lines.push(`  custom.${name} (${about}): ${cells.join(', ')}`);
+  }
+  return lines;
+}
+
+/** A value of unknown scale with three significant decimals, and its interval. */
+function num3(x: number, ci?: ConfidenceInterval): string {
+  const f = (v: number) => (Math.abs(v) >= 100 ? num(v) : v.toFixed(3));
+  return ci ? `${f(x)} [${f(ci.lo)}, ${f(ci.hi)}]` : f(x);
+}

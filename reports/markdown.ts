@@ -3,7 +3,7 @@
 import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
 import { forDocument } from '../harness/text/terminal.ts';
-import { accuracyText, budgets, groundednessNote, indexLine, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, budgets, customMetricLines, groundednessNote, indexLine, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 import type { TagSummary } from '../harness/summary/tags.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
 
@@ -195,6 +195,11 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
   if (ungradable) parts.push(`> ${escapeMarkdown(ungradable)}.`, '');
   const grounded = groundednessNote(strategies);
   if (grounded) parts.push(escapeMarkdown(grounded), '');
+  const custom = customMetricLines(strategies, meta.scorers);
+  if (custom.length) {
+    const [head, ...lines] = custom;
+    parts.push('## Custom metrics', '', escapeMarkdown(head!), '', ...lines.map((l) => `- ${escapeMarkdown(l.trim())}`), '');
+  }
   const judge = judgeLines(strategies, meta.priced);
   if (judge.length) {
     const [head, ...lines] = judge;

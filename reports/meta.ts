@@ -26,6 +26,7 @@ export function reportMeta(manifest: RunManifest): ReportMeta {
   if (manifest.model.priceAs) meta.pricedAs = manifest.model.priceAs;
   const ix = manifest.index;
   if (ix) meta.index = { chunks: ix.chunks, embedCalls: ix.embedCalls, inputTokens: ix.inputTokens, estimated: Boolean(ix.estimated), costUsd: ix.priced === false || ix.costUsd === undefined ? null : ix.costUsd };
+  if (manifest.scorers?.length) meta.scorers = manifest.scorers.map((s) => ({ name: s.name, higherIsBetter: s.higherIsBetter, ...(s.description ? { description: s.description } : {}) }));
   const code = manifest.code;
   if (code) meta.codeVersion = `${code.version}${code.commit ? ` (${code.commit.slice(0, 12)}${code.dirty ? ', dirty' : ''})` : ''}`;
   return meta;

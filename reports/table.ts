@@ -7,7 +7,7 @@ import { paint, wrapText } from './console.ts';
 import type { ReportInput } from './types.ts';
 import type { ConfidenceInterval, StrategySummary } from '../harness/summary/summary.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
-import { accuracyText, errors, groundednessLines, indexLine, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, customMetricLines, errors, groundednessLines, indexLine, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 
 /**
  * `value ±h` for the narrow console columns: h is the larger side of the interval, so the
@@ -94,7 +94,7 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
   const index = indexLine(meta);
   if (index) notes.push(index);
   if (meta.offline) notes.push('offline reasoner: these numbers measure the harness and retrieval, not LLM answer quality');
-  lines.push(...[...notes, ...judgeLines(strategies, meta.priced), ...groundednessLines(strategies, meta.priced)].flatMap((n) => wrapText(n, width)));
+  lines.push(...[...notes, ...judgeLines(strategies, meta.priced), ...groundednessLines(strategies, meta.priced), ...customMetricLines(strategies, meta.scorers)].flatMap((n) => wrapText(n, width)));
   const repeatLines = strategies.map((s) => repeatLine(s)).filter((l): l is string => l !== null);
   if (repeatLines.length) lines.push(...wrapText('repeats (spread of per-repeat accuracy; flaky = correctness differs between repeats):', width), ...repeatLines.flatMap((l) => wrapText(l, width, '  ')));
   return lines.join('\n');

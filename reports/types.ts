@@ -34,6 +34,8 @@ export interface ReportMeta {
   parameters?: ParameterTable;
   /** The corpus index's embedding: once per run, in no question's cost (manifest.index). */
   index?: { chunks: number; embedCalls: number; inputTokens: number; estimated: boolean; costUsd: number | null };
+  /** Custom scorers (`scoring.scorers`): their names, descriptions and directions. */
+  scorers?: Array<{ name: string; description?: string; higherIsBetter: boolean }>;
 }
 
 export interface ReportInput {

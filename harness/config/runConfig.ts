@@ -145,6 +145,8 @@ export const configSchema = z
         groundedness: groundednessConfigSchema.optional(),
         /** A free-text gold with more words than this is ungradable by the rule judge (default 9; harness/scoring/answer.ts). */
         maxGoldWords: z.number().int().positive().optional(),
+        /** Custom per-record metrics: modules made with `defineScorer`, paths relative to the config (harness/scoring/scorer.ts). */
+        scorers: z.array(z.string().min(1, 'a scorer is the path of a module made with defineScorer')).optional(),
       })
       .strict()
       .default({ f1Threshold: 0.5, numericRelTol: 0.01, k: 10 }),
@@ -391,6 +393,15 @@ export function validateConfig(
         entry: i,
       });
     }
+  });
+  if (errors.length) throw new ConfigError(`invalid config:\n${errors.join('\n')}`);
+  // Custom scorers: their files, like plugin files, are part of the config hash.
+  (config.scoring.scorers ?? []).forEach((file, i) => {
+    const abs = resolve(baseDir, file);
+    const path = ['scoring', 'scorers', i];
+    if (!/\.(m|c)?[jt]s$/.test(abs)) errors.push(`  ${where(path)} ${formatPath(path)}: ${file}: a scorer is a .ts, .mts, .js or .mjs module made with defineScorer`);
+    else if (!existsSync(abs)) errors.push(`  ${where(path)} ${formatPath(path)}: ${file}: no such file (paths are relative to the config's folder, ${baseDir})`);
+    else hashFile(abs);
   });
   if (errors.length) throw new ConfigError(`invalid config:\n${errors.join('\n')}`);
   return { config, strategies, ...(Object.keys(sources).length ? { sources } : {}) };

@@ -38,6 +38,6 @@ export function defineStrategy<P = Record<string, unknown>>(definition: Strategy
   return { ...definition, [PLUGIN_BRAND]: 'strategy' };
 }
 
-export function isPlugin(value: unknown, kind: 'strategy'): boolean {
+export function isPlugin(value: unknown, kind: 'strategy' | 'scorer'): boolean {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PLUGIN_BRAND] === kind;
 }

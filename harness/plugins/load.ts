@@ -13,7 +13,7 @@ const JS = new Set(['.js', '.mjs', '.cjs']);
 const TS = new Set(['.ts', '.mts', '.cts']);
 
 /** Imports `path` (absolute) and returns its default export, checked to be a plugin of `kind`. */
-export async function loadPlugin<T>(path: string, kind: 'strategy', where: string): Promise<T> {
+export async function loadPlugin<T>(path: string, kind: 'strategy' | 'scorer', where: string): Promise<T> {
   const ext = extname(path);
   if (!JS.has(ext) && !TS.has(ext)) throw new ConfigError(`${where}: ${path}: a plugin module is a .ts, .mts, .js or .mjs file`);
   if (!existsSync(path)) throw new ConfigError(`${where}: ${path}: no such file`);
@@ -28,7 +28,7 @@ export async function loadPlugin<T>(path: string, kind: 'strategy', where: strin
   }
   const value = mod.default;
   if (!isPlugin(value, kind)) {
-    const maker = 'defineStrategy';
+    const maker = kind === 'scorer' ? 'defineScorer' : 'defineStrategy';
     const got = value === undefined ? 'it has no default export' : `its default export is ${typeof value === 'object' ? 'an object' : typeof value} not made with ${maker}`;
     throw new ConfigError(`${where}: ${path}: ${got}; write \`export default ${maker}({ ... })\` with \`import { ${maker} } from 'treebench'\``);
   }

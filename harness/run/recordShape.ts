@@ -61,5 +61,11 @@ export function recordProblem(r: unknown): string | null {
     }
   }
   for (const k of ['retrieval', 'judge'] as const) if (r[k] !== undefined && r[k] !== null && !isObject(r[k])) return `"${k}" is ${describe(r[k])}, expected an object`;
+  if (r.custom !== undefined) {
+    if (!isObject(r.custom)) return `"custom" is ${describe(r.custom)}, expected an object of scorer values`;
+    for (const [k, v] of Object.entries(r.custom)) {
+      if (v !== null && (typeof v !== 'number' || !Number.isFinite(v))) return `"custom.${k}" is ${describe(v)}, expected a number or null`;
+    }
+  }
   return null;
 }

@@ -40,6 +40,7 @@ import { configHashOf, legacyConfigHash } from '../config/overrides.ts';
 import { warmTokenizer } from '../models/tokenizer.ts';
 import { getStrategy } from '../strategy/registry.ts';
 import type { Strategy } from '../strategy/strategy.ts';
+import { applyScorers, loadScorers, type Scorer } from '../scoring/scorer.ts';
 import { PluginHost } from '../plugins/host.ts';
 import type { BenchmarkData } from '../types.ts';
 import { countNodes, treeDepth } from '../trees/tree.ts';
@@ -199,6 +200,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
 
   // Plugin modules are imported and their params checked before anything is written.
   const plugins = await PluginHost.prepare(loaded.strategies);
+  const scorers = config.scoring.scorers?.length ? await loadScorers(config.scoring.scorers, loaded.baseDir) : null;
 
   // Run folder: new, or an interrupted one to resume; held under its one-writer lock.
   let store: RunStore;
@@ -282,6 +284,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       index: null,
       startedAt,
       finishedAt: null,
+      ...(scorers ? { scorers: scorers.info } : {}),
     };
   }
   // Written before the first record: a folder with records always has its manifest.
@@ -371,7 +374,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       notRun++;
       return;
     }
-    const { record, failure } = await runOneDetailed(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, strategyFor, ...(judge ? { judge } : {}), ...(grounder ? { grounder } : {}) });
+    const { record, failure } = await runOneDetailed(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, strategyFor, ...(judge ? { judge } : {}), ...(grounder ? { grounder } : {}), ...(scorers ? { scorers: scorers.scorers } : {}) });
     const kind: FailureKind | null = failure === undefined ? null : classifyFailure(failure);
     breaker.record(kind, record.error ?? '');
     if (breaker.open) stopCalls.abort(new Error(breaker.reason!));
@@ -446,6 +449,8 @@ interface TaskEnv {
   strategyFor?: (spec: StrategySpec) => Strategy;
   /** The LLM that grades groundedness (`scoring.groundedness`), when set. */
   grounder?: LlmJudge;
+  /** Custom scorers (`scoring.scorers`): their values go into `record.custom`. */
+  scorers?: readonly Scorer[];
 }
 
 /** Runs one strategy on one question; never throws — failures become error records. */
@@ -533,5 +538,20 @@ export async function runOneDetailed(task: { spec: StrategySpec; question: Quest
     error,
     finishedAt: new Date().toISOString(),
   };
+  // Custom scorers see the finished record and the evidence texts (which the record does not keep).
+  if (env.scorers?.length) {
+    Object.assign(
+      record,
+      await applyScorers(env.scorers, {
+        question: question.question,
+        questionId: question.id,
+        ...(question.choices ? { choices: [...question.choices] } : {}),
+        gold: record.gold,
+        answer: record.answer,
+        evidence: result.evidence,
+        record,
+      }),
+    );
+  }
   return failure === undefined ? { record } : { record, failure };
 }

@@ -4,6 +4,7 @@
 // rewritten in place; every other file (manifest, summary, reports) is written atomically
 // (temporary file, fsync, rename), so a kill at any moment leaves the old file or the new one.
 // The manifest is written before the first record: a folder with records always has one.
+import type { ScorerInfo } from '../scoring/scorer.ts';
 import { closeSync, existsSync, openSync, readFileSync, readSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { appendOutputFile, outputLine, writeOutputFile } from '../files/output.ts';
@@ -56,6 +57,8 @@ export interface RunManifest {
   finishedAt: string | null;
   /** Set when a run was resumed: when each resume started. */
   resumedAt?: string[];
+  /** The custom scorers (`scoring.scorers`) whose values the records carry under `custom`. */
+  scorers?: ScorerInfo[];
 }
 
 /** Bytes read at a time by forEachRecord. */

@@ -24,6 +24,7 @@
 //     interval (over questions when clustered), since 5/5 correct is not certainty.
 // Intervals describe uncertainty from the sample of questions, not run-to-run model noise;
 // that is `repeatStats` (repeats.ts).
+import { isCustomMetric } from '../scoring/scorer.ts';
 import { Xoshiro128 } from '../stats/rng.ts';
 import { quantileSorted } from '../stats/summary.ts';
 import { wilson } from '../stats/wilson.ts';
@@ -32,8 +33,8 @@ import { latestRecords } from '../run/store.ts';
 import { repeatStats } from './repeats.ts';
 import { judgeSummary } from './judgeSummary.ts';
 import {
-  MEAN_METRIC_PATHS,
-  RECORD_METRICS,
+  meanMetricPaths,
+  recordMetric,
   type ConfidenceInterval,
   type MeanMetricPath,
   type MetricPath,
@@ -201,8 +202,8 @@ export function strategyIntervals(records: readonly RunRecord[], opts: IntervalO
   const clustered = k < records.length;
 
   const toBootstrap: ClusterData[] = [];
-  for (const path of MEAN_METRIC_PATHS) {
-    const f = RECORD_METRICS[path];
+  for (const path of meanMetricPaths(records)) {
+    const f = recordMetric(path);
     const sums = new Float64Array(k);
     const counts = new Float64Array(k);
     const values: number[] = [];
@@ -214,7 +215,8 @@ export function strategyIntervals(records: readonly RunRecord[], opts: IntervalO
       counts[owner[i]] += 1;
     });
     if (values.length === 0) continue;
-    const proportion = PROPORTION_METRICS.has(path) && values.every((v) => v === 0 || v === 1);
+    // A custom scorer that only ever gives 0 or 1 is a proportion too (a pass rate).
+    const proportion = (PROPORTION_METRICS.has(path) || isCustomMetric(path)) && values.every((v) => v === 0 || v === 1);
     if (proportion && !clustered) {
       const w = wilson(values.filter((v) => v === 1).length, values.length, alpha);
       out[path] = { lo: w.lo, hi: w.hi };

@@ -53,6 +53,8 @@ class SummaryRow implements RunRecord {
   declare readonly budgetExhausted: BudgetName | null;
   declare readonly callLog: CallLog[];
   declare readonly error: string | null;
+  declare readonly custom: Record<string, number | null> | undefined;
+  declare readonly customErrors: Record<string, string> | undefined;
 
   constructor(r: RunRecord) {
     const failed = recordFailed(r);
@@ -87,6 +89,8 @@ class SummaryRow implements RunRecord {
     this.budgetExhausted = r.budgetExhausted;
     this.callLog = standInLog(r.callLog);
     this.error = r.error;
+    this.custom = r.custom;
+    this.customErrors = r.customErrors;
   }
 
   // Not kept (see the top): one shared answer for every row, on the prototype.

@@ -33,6 +33,7 @@ import { mean, percentile } from './percentile.ts';
 import type { RepeatStats } from './repeatTypes.ts';
 import { summarizeTags, type TagSummary } from './tags.ts';
 import { judgeSummary, judgeValue, type JudgeSummary } from './judgeSummary.ts';
+import { CUSTOM_PREFIX, customPaths, isCustomMetric, type CustomMetricPath } from '../scoring/scorer.ts';
 
 export const RETRIEVAL_LEVELS = ['node', 'page', 'doc'] as const;
 export type RetrievalLevel = (typeof RETRIEVAL_LEVELS)[number];
@@ -131,10 +132,22 @@ export interface StrategySummary {
   /** Records with an error. */
   errors: number;
 
+  /** Custom scorers' metrics (`scoring.scorers`), by name: the mean over the records where the value is non-null. */
+  custom?: Record<string, CustomMetricSummary>;
+
   /** Confidence intervals, keyed by metric path; absent until a statistics step adds them. */
   intervals?: Partial<Record<MetricPath, ConfidenceInterval>>;
   /** Spread across repeats and flaky questions; present when the strategy ran more than one repeat (see intervals.ts). */
   repeatStats?: RepeatStats;
+}
+
+export interface CustomMetricSummary {
+  /** Mean over the records with a value; null when none has one. */
+  value: number | null;
+  /** Records with a value. */
+  n: number;
+  /** Records where the scorer threw or returned something not a number. */
+  errors: number;
 }
 
 export interface RunSummary {
@@ -159,7 +172,10 @@ export interface RunSummary {
 type RetrievalPath = `retrieval.${RetrievalLevel}.${RetrievalMetric}`;
 
 /** Metrics that are a mean of one value per record (null = the record does not count). */
-export type MeanMetricPath =
+export type MeanMetricPath = BuiltinMeanMetricPath | CustomMetricPath;
+
+/** The mean metrics treebench itself computes (custom scorers add `custom.<name>`). */
+export type BuiltinMeanMetricPath =
   | 'accuracy'
   | 'exactMatch'
   | 'f1'
@@ -213,7 +229,7 @@ function conditionalAnswerValue(r: RunRecord, key: 'numericMatch' | 'yesNo', app
  * The per-record value behind each mean metric. The summary is the mean of these values over
  * the non-null ones, so a bootstrap over records reproduces exactly the summary's numbers.
  */
-export const RECORD_METRICS: Record<MeanMetricPath, (r: RunRecord) => number | null> = {
+export const RECORD_METRICS: Record<BuiltinMeanMetricPath, (r: RunRecord) => number | null> = {
   accuracy: ruleVerdict,
   exactMatch: (r) => answerValue(r, 'exactMatch'),
   f1: (r) => answerValue(r, 'f1'),
@@ -237,12 +253,26 @@ export const RECORD_METRICS: Record<MeanMetricPath, (r: RunRecord) => number | n
   evidenceTokensPerQuestion: (r) => r.evidenceTokens,
 };
 
-export const MEAN_METRIC_PATHS = Object.keys(RECORD_METRICS) as MeanMetricPath[];
+export const MEAN_METRIC_PATHS = Object.keys(RECORD_METRICS) as BuiltinMeanMetricPath[];
 export const METRIC_PATHS: MetricPath[] = [...MEAN_METRIC_PATHS, 'latencyMs.p50', 'latencyMs.p95', 'latencyMs.p99', 'totalCost'];
+
+/** The per-record value behind a mean metric, built-in or custom (`custom.<name>`). */
+export function recordMetric(path: MeanMetricPath): (r: RunRecord) => number | null {
+  if (isCustomMetric(path)) {
+    const name = path.slice(CUSTOM_PREFIX.length);
+    return (r) => r.custom?.[name] ?? null;
+  }
+  return RECORD_METRICS[path];
+}
+
+/** Built-in mean metrics, then the custom ones present in the records. */
+export function meanMetricPaths(records: readonly RunRecord[]): MeanMetricPath[] {
+  return [...MEAN_METRIC_PATHS, ...customPaths(records)];
+}
 
 /** The non-null per-record values of a mean metric, in record order. */
 export function recordValues(records: readonly RunRecord[], path: MeanMetricPath): number[] {
-  const f = RECORD_METRICS[path];
+  const f = recordMetric(path);
   const out: number[] = [];
   for (const r of records) {
     const v = f(r);
@@ -258,7 +288,8 @@ export function metricValue(s: StrategySummary, path: MetricPath): number | null
     return s.retrieval[level]?.[metric] ?? null;
   }
   if (path.startsWith('latencyMs.')) return s.latencyMs[path.slice('latencyMs.'.length) as keyof LatencySummary];
-  return s[path as Exclude<MetricPath, RetrievalPath | `latencyMs.${string}`>];
+  if (isCustomMetric(path)) return s.custom?.[path.slice(CUSTOM_PREFIX.length)]?.value ?? null;
+  return s[path as Exclude<MetricPath, RetrievalPath | `latencyMs.${string}` | CustomMetricPath>];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -401,7 +432,20 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
     parseFailures: records.reduce((sum, r) => sum + (r.parseFailures ?? 0), 0),
     valueFallbackRecords: records.filter((r) => (r.valueFallbacks ?? 0) > 0).length,
     errors: records.filter((r) => r.error !== null && r.error !== undefined).length,
+    ...customSummary(records),
   };
+}
+
+function customSummary(records: readonly RunRecord[]): Pick<StrategySummary, 'custom'> {
+  const paths = customPaths(records);
+  if (paths.length === 0) return {};
+  const custom: Record<string, CustomMetricSummary> = {};
+  for (const path of paths) {
+    const name = path.slice(CUSTOM_PREFIX.length);
+    const values = recordValues(records, path);
+    custom[name] = { value: nullableMean(values), n: values.length, errors: records.filter((r) => r.customErrors?.[name] !== undefined).length };
+  }
+  return { custom };
 }
 
 export function summarize(records: readonly RunRecord[]): RunSummary {
@@ -498,10 +542,13 @@ export function flattenStrategySummary(s: StrategySummary): Array<[string, FlatV
     ['valueFallbackRecords', s.valueFallbackRecords],
     ['errors', s.errors],
   );
+  // Custom scorers' columns come last, so the built-in columns line up across every run.
+  for (const [name, c] of Object.entries(s.custom ?? {})) cols.push([`custom.${name}`, c.value], [`custom.${name}.n`, c.n]);
   return cols;
 }
 
-/** Metric paths with an interval in any of the strategies, in METRIC_PATHS order. */
+/** Metric paths with an interval in any of the strategies, in METRIC_PATHS order, then custom ones. */
 export function intervalPaths(strategies: readonly StrategySummary[]): MetricPath[] {
-  return METRIC_PATHS.filter((p) => strategies.some((s) => s.intervals?.[p] !== undefined));
+  const custom = [...new Set(strategies.flatMap((s) => Object.keys(s.custom ?? {})))].map((n) => `${CUSTOM_PREFIX}${n}` as CustomMetricPath);
+  return [...METRIC_PATHS, ...custom].filter((p) => strategies.some((s) => s.intervals?.[p] !== undefined));
 }

@@ -6,7 +6,7 @@ import { toolCall } from '../trace.ts';
 import type { RunRecord, TraceStep } from '../../harness/types.ts';
 import type { StrategySummary } from '../../harness/summary/summary.ts';
 import type { ReportInput } from '../types.ts';
-import { accuracyText, errors, groundednessNote, indexLine, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, usd } from '../format.ts';
+import { accuracyText, customMetricLines, errors, groundednessNote, indexLine, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, usd } from '../format.ts';
 import { boxPlot, colour, scatterChart, type ScatterPoint } from './charts.ts';
 import { gzipSync } from 'node:zlib';
 import { esc } from './escape.ts';
@@ -192,6 +192,11 @@ export function renderHtml(input: HtmlRunInput): string {
   if (grounded) {
     const cells = strategies.map((s) => `${esc(s.strategy)}: ${s.groundedness !== null && s.groundedness !== undefined ? `groundedness (LLM) ${esc(pct(s.groundedness, s.intervals?.groundedness))}, ` : ''}lexical support (proxy) ${esc(pct(s.groundednessLexical, s.intervals?.groundednessLexical))}`);
     body.push('<h2>Groundedness</h2>', `<ul class="note">${cells.map((c) => `<li>${c}</li>`).join('')}</ul>`, `<p class="note">${esc(grounded)}.</p>`);
+  }
+  const custom = customMetricLines(strategies, meta.scorers);
+  if (custom.length) {
+    const [head, ...lines] = custom;
+    body.push('<h2>Custom metrics</h2>', `<p class="note">${esc(head!)}</p>`, `<ul class="note">${lines.map((l) => `<li>${esc(l.trim())}</li>`).join('')}</ul>`);
   }
   if (summary.ci) body.push(`<p class="note">[lo, hi]: ${Math.round(summary.ci.level * 100)}% ${esc(summary.ci.method)} interval.</p>`);
   body.push('<h2>Quality against cost and latency</h2>', charts(strategies, meta.priced, level));

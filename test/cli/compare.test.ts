@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { buildComparison } from '../../cli/handlers/compare.ts';
+import { buildComparison } from '../../harness/analysis/compare/build.ts';
 import { manifest, outcomes, records, tempDir, writeRun } from '../harness/analysis/compare/runFixtures.ts';
 import { runCli } from './runCli.ts';
 

@@ -72,5 +72,5 @@ process.stdout.write(JSON.stringify({ youngMb, callsYoungMb: young(), set, alive
       // Left to V8 while the calls run too: it grows to its own cap, past 2 × 8 MB.
       expect(free.callsYoungMb).toBeGreaterThan(CALL_PHASE_YOUNG_BYTES / 2 ** 20);
     }
-  });
+  }, 180_000);
 });

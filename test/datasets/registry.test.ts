@@ -107,7 +107,7 @@ describe('loadBenchmarkData', () => {
     expect(data.warnings).toEqual([]);
     const doc = data.corpus.docs.find((d) => d.docId === 'amazon-forecast-developer-guide/data-protection')!;
     expect(doc.title).not.toContain('<a name');
-  });
+  }, 180_000);
 
   it('loads a PageIndex folder as a corpus with doc ids from the file names', async () => {
     const dir = tmpFiles({

@@ -108,12 +108,18 @@ describe.skipIf(!enabled)('npm pack, install in an empty folder, run the quickst
     } finally {
       service.kill();
     }
+    // Custom scorers (a TypeScript and a JavaScript one) from the installed examples.
+    const scored = spawnSync(bin, ['run', 'plugins/scorers.yaml', '--limit', '4', '--out', 'runs', '--run-id', 'scored', '--quiet', '--format', 'json'], { cwd: app, encoding: 'utf8' });
+    expect(scored.status, scored.stderr).toBe(0);
+    const custom = JSON.parse(scored.stdout).summary.strategies.map((s: { custom?: Record<string, { n: number }> }) => s.custom);
+    for (const c of custom) expect(c?.answerWords?.n).toBe(4);
 
     // A user's plugin and script compile against the installed package's types (strict)...
     const src = join(app, 'typed');
     mkdirSync(src);
     writeFileSync(join(src, 'plugin.ts'), "import { defineStrategy, z, type StrategyResponse } from 'treebench';\nexport default defineStrategy({\n  name: 'typed',\n  params: z.object({ k: z.number().default(3) }),\n  async run(request, ctx): Promise<StrategyResponse> {\n    const k: number = request.params.k;\n    const hits = await ctx.valueSearch(request.question, { topK: k });\n    const reply = await ctx.chat([{ role: 'user', content: request.question }]);\n    return { answer: reply.text, evidence: hits.map((h) => ({ docId: h.docId, nodeId: h.nodeId })) };\n  },\n});\n");
-    writeFileSync(join(src, 'script.ts'), "import { runBenchmark, stats, type RunSummary } from 'treebench';\nconst { summary, runDir }: { summary: RunSummary; runDir: string } = await runBenchmark('node_modules/treebench/configs/quickstart.yaml', { limit: 2, onProgress: (p) => void p.done });\nconst ci = stats.wilson(3, 10);\nconsole.log(runDir, summary.strategies.length, ci);\n");
+    writeFileSync(join(src, 'script.ts'), "import { compareRuns, runBenchmark, stats, type RunSummary } from 'treebench';\nconst { summary, runDir }: { summary: RunSummary; runDir: string } = await runBenchmark('node_modules/treebench/configs/quickstart.yaml', { limit: 2, onProgress: (p) => void p.done });\nconst ci = stats.wilson(3, 10);\nconsole.log(runDir, summary.strategies.length, ci);\nconst cmp = compareRuns(runDir, { within: true, metrics: ['accuracy', 'custom.words'] });\nconst d: number = cmp.result.comparisons[0]!.metrics[0]!.delta;\nconsole.log(d);\n");
+    writeFileSync(join(src, 'scorer.ts'), "import { defineScorer, type ScorerInput } from 'treebench';\nexport default defineScorer({\n  name: 'words',\n  higherIsBetter: false,\n  score: (input: ScorerInput): number | null => (input.record.error ? null : input.answer.split(/\\s+/).length + input.evidence.reduce((n, e) => n + e.text.length * 0, 0)),\n});\n");
     const tsconfig = { compilerOptions: { strict: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', skipLibCheck: false, types: ['node'] }, include: ['*.ts'] };
     writeFileSync(join(src, 'tsconfig.json'), JSON.stringify(tsconfig));
     const tsc = join(app, 'node_modules', '.bin', 'tsc');

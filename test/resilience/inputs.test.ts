@@ -56,14 +56,14 @@ describe('records.jsonl is validated line by line', () => {
     rmSync(records);
     mkdirSync(records);
     const dirCase = await cli('report', folder);
-    expect(dirCase.code).toBe(2);
+    expect(dirCase.code, dirCase.err).toBe(2);
     expect(dirCase.err).toMatch(/records\.jsonl: is a folder, expected a file/);
     noStack(dirCase.err);
     rmSync(records, { recursive: true });
     spawnSync('mkfifo', [records]);
     const fifo = treebench(folder, ['report', folder], 30_000);
     expect(fifo.signal, 'report hung on a FIFO').toBeNull();
-    expect(fifo.code).toBe(2);
+    expect(fifo.code, fifo.stderr).toBe(2);
     expect(fifo.stderr).toMatch(/records\.jsonl: is a FIFO/);
   }, 60_000);
 });

@@ -7,6 +7,7 @@ import {
   type MeanMetricPath,
   type RetrievalLevel,
 } from '../../summary/summary.ts';
+import { CUSTOM_PREFIX, isCustomMetric } from '../../scoring/scorer.ts';
 
 export type PercentilePath = 'latencyMs.p50' | 'latencyMs.p95' | 'latencyMs.p99';
 /** A metric a paired comparison can test: a per-record mean or a latency percentile. */
@@ -20,8 +21,13 @@ export const BINARY_METRICS: ReadonlySet<CompareMetric> = new Set<CompareMetric>
 
 export const isPercentile = (m: CompareMetric): m is PercentilePath => m in PERCENTILE_PATHS;
 
-/** Quality metrics go up when things improve; effort metrics (calls, tokens, dollars, time, nodes) go down. */
-export function higherIsBetter(m: CompareMetric): boolean {
+/**
+ * Quality metrics go up when things improve; effort metrics (calls, tokens, dollars, time, nodes)
+ * go down. A custom metric goes the way its scorer declared (`directions`, by scorer name), up
+ * when nobody said.
+ */
+export function higherIsBetter(m: CompareMetric, directions?: Readonly<Record<string, boolean>>): boolean {
+  if (isCustomMetric(m)) return directions?.[m.slice(CUSTOM_PREFIX.length)] ?? true;
   return BINARY_METRICS.has(m) || m === 'f1' || m === 'groundedness' || m === 'groundednessLexical' || m.startsWith('retrieval.');
 }
 
@@ -59,19 +65,19 @@ for (const level of RETRIEVAL_LEVELS) {
   }
 }
 
-/** Every name accepted by resolveMetric: full paths and aliases. */
+/** Every name accepted by resolveMetric: full paths and aliases (and `custom.<name>` of a custom scorer). */
 export function metricNames(): string[] {
-  return [...COMPARE_METRICS, ...Object.keys(ALIASES)];
+  return [...COMPARE_METRICS, ...Object.keys(ALIASES), 'custom.<scorer name>'];
 }
 
 export function isMetricName(name: string): boolean {
-  return (COMPARE_METRICS as string[]).includes(name) || name in ALIASES;
+  return (COMPARE_METRICS as string[]).includes(name) || Object.hasOwn(ALIASES, name) || isCustomMetric(name);
 }
 
 /** A full metric path for a name or alias; null when the name is unknown. */
 export function resolveMetric(name: string, level: RetrievalLevel): CompareMetric | null {
-  if ((COMPARE_METRICS as string[]).includes(name)) return name as CompareMetric;
-  const a = ALIASES[name];
+  if ((COMPARE_METRICS as string[]).includes(name) || isCustomMetric(name)) return name as CompareMetric;
+  const a = Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined;
   if (a === undefined) return null;
   return typeof a === 'function' ? a(level) : a;
 }

@@ -25,7 +25,7 @@ import { mcnemarExact } from '../../stats/mcnemar.ts';
 import { pairedPermutation } from '../../stats/permutation.ts';
 import { Xoshiro128 } from '../../stats/rng.ts';
 import { quantileSorted } from '../../stats/summary.ts';
-import { RECORD_METRICS } from '../../summary/summary.ts';
+import { recordMetric } from '../../summary/summary.ts';
 import type { RunRecord } from '../../types.ts';
 import { BINARY_METRICS, higherIsBetter, isPercentile, PERCENTILE_PATHS, type CompareMetric } from './metrics.ts';
 import { coverageOf, type Coverage } from './coverage.ts';
@@ -36,6 +36,8 @@ export interface PairedOptions {
   /** Bootstrap / Monte Carlo permutation draws; default 10,000. */
   resamples?: number;
   seed?: number;
+  /** Which way is better for custom metrics (`custom.<name>` → true when higher is better), from the scorers' definitions; default higher. */
+  customDirections?: Readonly<Record<string, boolean>>;
 }
 
 export type PairedTest = 'mcnemar' | 'permutation' | 'bootstrap' | 'none';
@@ -107,7 +109,7 @@ const resolved = (opts: PairedOptions) => ({ alpha: opts.alpha ?? 0.05, resample
 
 /** Per-question value of a metric (mean over repeats); questions where it does not apply are absent. */
 export function perQuestion(records: readonly RunRecord[], metric: CompareMetric): Map<string, number> {
-  const f = isPercentile(metric) ? (r: RunRecord) => r.latencyMs : RECORD_METRICS[metric];
+  const f = isPercentile(metric) ? (r: RunRecord) => r.latencyMs : recordMetric(metric);
   const acc = new Map<string, [number, number]>();
   for (const r of records) {
     const v = f(r);
@@ -179,7 +181,7 @@ export function compareMetric(aRecords: readonly RunRecord[], bRecords: readonly
   const a = Float64Array.from(ids, (q) => va.get(q)!);
   const b = Float64Array.from(ids, (q) => vb.get(q)!);
   const n = ids.length;
-  const hib = higherIsBetter(metric);
+  const hib = higherIsBetter(metric, opts.customDirections);
   const base: Omit<MetricComparison, 'a' | 'b' | 'delta' | 'lo' | 'hi' | 'rel' | 'test' | 'p' | 'pAdjusted' | 'significant' | 'direction'> = {
     metric,
     higherIsBetter: hib,
@@ -288,7 +290,7 @@ export function comparePaired(
     candidate: { ...input.candidate, repeats: repeatsOf(input.b) },
     pairing: pairQuestions(input.a, input.b),
     coverage: coverageOf(input.a, input.b),
-    metrics: metricsFor(input).map((m) => compareMetric(input.a, input.b, m, { alpha, resamples, seed })),
+    metrics: metricsFor(input).map((m) => compareMetric(input.a, input.b, m, { alpha, resamples, seed, ...(opts.customDirections ? { customDirections: opts.customDirections } : {}) })),
   }));
   if (correction === 'holm') adjustHolm(comparisons.flatMap((c) => c.metrics), alpha);
   return { alpha, level: 1 - alpha, resamples, seed, correction, comparisons };

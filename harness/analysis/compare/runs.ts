@@ -36,6 +36,13 @@ export function strategyIds(run: LoadedRun): string[] {
   return ids.filter((id) => run.records.some((r) => r.strategy === id));
 }
 
+/** Which way is better for each custom scorer's metric, as the runs' manifests declare it (later runs win). */
+export function customDirections(...runs: LoadedRun[]): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  for (const run of runs) for (const s of run.manifest.scorers ?? []) out[s.name] = s.higherIsBetter;
+  return out;
+}
+
 const short = (h: string | undefined) => (h ? h.slice(0, 12) : '(none)');
 
 export interface Comparability {

@@ -22,6 +22,7 @@
 //     counts. It is not a statistical test and is not in the Holm family.
 //   - Power (power.ts): a passing rule whose margin is smaller than the change these questions
 //     can detect gets a note (`power.onLow: note`), or fails (`fail`).
+import { CUSTOM_PREFIX, isCustomMetric } from '../../scoring/scorer.ts';
 import { adjustHolm, compareMetric, perQuestion, type MetricComparison } from '../compare/paired.ts';
 import { coverageOf, someIds, type Completeness, type Coverage } from '../compare/coverage.ts';
 import type { RunRecord } from '../../types.ts';
@@ -111,7 +112,9 @@ export function evaluateGate(file: GateFile, strategies: readonly GateInputStrat
         checks.push({ ...base, status: 'skip', message: `${rule.name}: skipped, a run is unpriced (no price for its model)` });
         continue;
       }
-      const cmp = compareMetric(s.a, s.b, rule.metric, { alpha: rule.alpha, resamples: file.resamples, seed: opts.seed });
+      // A custom metric's rule says which way is worse: maxDrop guards a metric that should stay high.
+      const customDirections = isCustomMetric(rule.metric) ? { [rule.metric.slice(CUSTOM_PREFIX.length)]: rule.kind === 'maxDrop' } : undefined;
+      const cmp = compareMetric(s.a, s.b, rule.metric, { alpha: rule.alpha, resamples: file.resamples, seed: opts.seed, ...(customDirections ? { customDirections } : {}) });
       if (cmp.n === 0) {
         const ungradable = rule.metric === 'accuracy' && [...s.a, ...s.b].some((r) => r.scores?.ungradable);
         const why = ungradable ? 'the rule judge cannot grade these golds (accuracy n/a (rule): long or procedural); gate judgeAccuracy with an LLM judge instead' : `not measured on both sides (${rule.metric})`;

@@ -16,6 +16,7 @@
 //     maxExtraErrors: "1%"          # error records beyond the baseline's, on the paired questions
 //     maxExtraBudgetExhausted: "5%" # budget-exhausted records beyond the baseline's
 //   power: { onLow: note, level: 0.8 }   # what a rule too weak to detect its margin does: note | fail | off
+import { isCustomMetric } from '../../scoring/scorer.ts';
 import { z } from 'zod';
 import { ConfigError, formatFieldPath } from '../../errors.ts';
 import { readYamlFile } from '../../files/yamlFile.ts';
@@ -133,6 +134,8 @@ function checkRule(name: string, rule: RuleInput, path: PropertyKey[], partial: 
     issues.push({ path, message: 'needs maxDrop (quality metrics) or maxIncrease (cost, calls, tokens, latency)' });
     return;
   }
+  // A custom scorer's direction is not known before the runs are read: its rule's verb says it.
+  if (isCustomMetric(name)) return;
   const hib = higherIsBetter(resolveMetric(name, 'node')!);
   if (rule.maxDrop !== undefined && !hib) issues.push({ path: [...path, 'maxDrop'], message: `${name} is better when lower: use maxIncrease` });
   if (rule.maxIncrease !== undefined && hib) issues.push({ path: [...path, 'maxIncrease'], message: `${name} is better when higher: use maxDrop` });

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { UsageError } from '../../errors.ts';
 import { comparePaired, type ComparisonInput, type MetricComparison } from '../compare/paired.ts';
 import { coverageText } from '../compare/coverage.ts';
-import { comparability, loadRun, strategyIds, strategyRecords, type LoadedRun } from '../compare/runs.ts';
+import { comparability, customDirections, loadRun, strategyIds, strategyRecords, type LoadedRun } from '../compare/runs.ts';
 import type { CompareMetric } from '../compare/metrics.ts';
-import { summarize, type StrategySummary } from '../../summary/summary.ts';
+import { metricValue, summarize, type StrategySummary } from '../../summary/summary.ts';
 import { withIntervals } from '../../summary/intervals.ts';
 import { sortLikeRun } from '../../run/order.ts';
 
@@ -70,17 +70,6 @@ export function findRunDirs(paths: readonly string[]): string[] {
   return [...new Set(out)];
 }
 
-/** A metric's value in a strategy summary, by path ("accuracy", "retrieval.node.recall", "latencyMs.p95"). */
-export function summaryValue(s: StrategySummary, metric: CompareMetric): number | null {
-  if (metric.startsWith('retrieval.')) {
-    const [, level, m] = metric.split('.') as [string, 'node' | 'page' | 'doc', 'recall' | 'precision' | 'mrr' | 'ndcg'];
-    return s.retrieval[level]?.[m] ?? null;
-  }
-  if (metric.startsWith('latencyMs.')) return s.latencyMs[metric.slice('latencyMs.'.length) as 'mean' | 'p50' | 'p95' | 'p99'];
-  const v = (s as unknown as Record<string, unknown>)[metric];
-  return typeof v === 'number' && Number.isFinite(v) ? v : null;
-}
-
 /** Each run's summary with intervals, computed as the run computed it (same order and seed). */
 function summaryOf(run: LoadedRun): Map<string, StrategySummary> {
   const records = sortLikeRun([...run.records], run.manifest);
@@ -108,7 +97,7 @@ export function buildHistory(dirs: ReadonlyArray<string | LoadedRun>, opts: Hist
         points: runs.map((run, i) => {
           const s = summaries[i]!.get(strategy);
           const ci = s?.intervals?.[metric as keyof NonNullable<StrategySummary['intervals']>];
-          return { runId: run.manifest.runId, startedAt: run.manifest.startedAt, value: s ? summaryValue(s, metric) : null, lo: ci?.lo ?? null, hi: ci?.hi ?? null };
+          return { runId: run.manifest.runId, startedAt: run.manifest.startedAt, value: s ? metricValue(s, metric) : null, lo: ci?.lo ?? null, hi: ci?.hi ?? null };
         }),
       });
     }
@@ -139,6 +128,7 @@ export function buildHistory(dirs: ReadonlyArray<string | LoadedRun>, opts: Hist
       resamples,
       seed: opts.seed ?? cur.manifest.seed ?? 0,
       correction: 'holm',
+      customDirections: customDirections(...runs),
     });
     for (const comp of result.comparisons) {
       // The tests see only the questions both nights answered: say so when that is not all of them.

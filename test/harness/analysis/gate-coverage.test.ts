@@ -8,7 +8,7 @@ import type { GateCheck } from '../../../harness/analysis/gate/evaluate.ts';
 import { minQuestionsForSignificance } from '../../../harness/analysis/gate/power.ts';
 import { loadGateRules, validateGateRules } from '../../../harness/analysis/gate/rules.ts';
 import { renderGateMarkdown, renderGateText } from '../../../reports/gate.ts';
-import { buildComparison } from '../../../cli/handlers/compare.ts';
+import { buildComparison } from '../../../harness/analysis/compare/build.ts';
 import { renderCompare } from '../../../reports/compare.ts';
 import type { RunRecord } from '../../../harness/types.ts';
 import type { RunManifest } from '../../../harness/run/store.ts';

@@ -10,7 +10,7 @@ import { runBenchmark } from '../../../harness/run/runner.ts';
 import { loadBenchmarkData } from '../../../datasets/registry.ts';
 import { lexicalGroundedness } from '../../../harness/scoring/groundedness.ts';
 import { groundingMessages, parseGrounding } from '../../../harness/scoring/judge/grounding.ts';
-import { buildComparison } from '../../../cli/handlers/compare.ts';
+import { buildComparison } from '../../../harness/analysis/compare/build.ts';
 import { buildGate } from '../../../cli/handlers/gate.ts';
 import { buildHistory } from '../../../harness/analysis/history/build.ts';
 import { render } from '../../../reports/index.ts';

@@ -30,10 +30,12 @@ import { nodeKey, rankEvidence, Trace } from './shared/evidence.ts';
 import { parseJsonObject } from '../harness/protocol/jsonReply.ts';
 import { indexDoc } from './shared/tree.ts';
 import {
+  AGENT_TEMPLATE_VARIABLES,
   buildAgentMessages,
   finalAnswerRequest,
   nativeToText,
   parseTextReply,
+  renderAgentTemplate,
   readFinalAnswer,
   textToolResult,
   type AgentPayload,
@@ -79,6 +81,8 @@ class Exploration {
   messages: ChatMessage[];
   readonly tools = toolSpecs();
   readonly limits: ToolLimits;
+  /** The config's agent template, filled in; undefined for the built-in guidance. */
+  readonly guidance: string | undefined;
 
   constructor(
     readonly question: QuestionInput,
@@ -91,7 +95,9 @@ class Exploration {
       this.mode = 'text';
       this.trace.add({ action: 'fallback', source: 'rule', reason: 'toolMode auto: the server refused native tools earlier in this run; using the text protocol' });
     }
-    this.messages = buildAgentMessages(this.mode, this.payload(), this.tools);
+    const template = ctx.prompts?.agent;
+    this.guidance = template === undefined ? undefined : renderAgentTemplate(template, this.payload());
+    this.messages = buildAgentMessages(this.mode, this.payload(), this.tools, this.guidance);
   }
 
   payload(): AgentPayload {
@@ -104,7 +110,7 @@ class Exploration {
   /** Switches to the text protocol, keeping what happened so far. */
   fallBack(why: string): void {
     this.mode = 'text';
-    this.messages = nativeToText(this.messages, this.tools, this.p.maxToolCalls);
+    this.messages = nativeToText(this.messages, this.tools, this.p.maxToolCalls, this.guidance);
     this.trace.add({ action: 'fallback', source: 'rule', reason: `toolMode auto: ${why}; continuing with the text protocol` });
   }
 
@@ -162,6 +168,13 @@ const canTakeTurn = (ctx: StrategyContext): boolean => ctx.budget.remaining('cal
 export const agentStrategy: Strategy<AgentParams> = {
   name: 'agent',
   description: 'The model explores with tools (list documents, read a structure, read a section, search sections) until it has enough, then answers (tool turns + 1 answer call; at most maxToolCalls + 1).',
+  prompts: [
+    {
+      name: 'agent',
+      description: "the exploration guidance of the system prompt (how to use the tools, what to answer); the tool limit, the tool-call format and the answer's JSON shape follow it unchanged",
+      variables: AGENT_TEMPLATE_VARIABLES,
+    },
+  ],
   params,
   async run(question, ctx, p) {
     const x = new Exploration(question, ctx, p);

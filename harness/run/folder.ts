@@ -41,6 +41,19 @@ export function checkRunId(runId: string, label = '--run-id'): void {
  * `outDir/runId`, refusing anything that would land outside `outDir`. `label` names where the id
  * came from in messages (`--run-id`, or the id made from the config's name).
  */
+/**
+ * A default run id: the config name and the UTC time to the second (`nightly-20260101-020000Z`),
+ * with `-2`, `-3`, … when `outDir` already has that folder (two runs started in one second).
+ */
+export function timestampRunId(outDir: string, name: string, infix = ''): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
+  // No leading dot or dash: a hidden folder is skipped by listings, and `-x` reads as a flag.
+  const base = `${name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '') || 'run'}${infix}-${stamp}`;
+  let id = base;
+  for (let n = 2; existsSync(join(outDir, id)); n++) id = `${base}-${n}`;
+  return id;
+}
+
 export function runFolderPath(outDir: string, runId: string, label = '--run-id'): string {
   checkRunId(runId, label);
   const dir = resolve(outDir, runId);

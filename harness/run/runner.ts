@@ -27,7 +27,7 @@ import { createEmbedder, createProvider, embedderOptionsFor } from '../models/pr
 import { ProviderError } from '../models/providers/openai-client.ts';
 import { inheritEndpoint } from '../models/endpoint.ts';
 import { recordKey, RunStore, type FileHash, type RunManifest } from './store.ts';
-import { openRunFolder, runFolderPath } from './folder.ts';
+import { openRunFolder, runFolderPath, timestampRunId } from './folder.ts';
 import { CircuitBreaker, classifyFailure, isEnvironmentFailure, type FailureKind } from './breaker.ts';
 import { redactSecrets } from '../models/secrets.ts';
 import { toQuestionInput, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from '../types.ts';
@@ -151,12 +151,6 @@ function codeVersion(): RunManifest['code'] {
   return { version: pkg.version, commit, dirty, node: process.version };
 }
 
-function timestampId(name: string): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
-  // No leading dot or dash: a hidden folder is skipped by listings, and `-x` reads as a flag.
-  const base = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '');
-  return `${base || 'run'}-${stamp}`;
-}
 
 export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const { loaded, data } = opts;
@@ -208,7 +202,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const startedAt = new Date().toISOString();
   const folder = opts.resumeDir
     ? openRunFolder(opts.resumeDir, 'resume', { command: 'treebench run --resume' })
-    : openRunFolder(runFolderPath(opts.outDir ?? config.run.outDir, opts.runId ?? timestampId(config.name), opts.runId !== undefined ? '--run-id' : `the run id made from the config name "${config.name}"`), 'new', {
+    : openRunFolder(runFolderPath(opts.outDir ?? config.run.outDir, opts.runId ?? timestampRunId(opts.outDir ?? config.run.outDir, config.name), opts.runId !== undefined ? '--run-id' : `the run id made from the config name "${config.name}"`), 'new', {
         outDirLabel: opts.outDir ? '--out' : 'run.outDir',
         command: 'treebench run',
       });

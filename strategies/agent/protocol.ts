@@ -32,9 +32,30 @@ const COMMON = [
   'Cite the sections your answer comes from, most important first.',
 ];
 
-/** The system prompt of a mode. */
-export function systemPrompt(mode: ToolMode, tools: ToolSpec[], maxToolCalls: number): string {
-  const lines = [...COMMON, `You may call at most ${maxToolCalls} tools.`];
+/** The agent's exploration guidance, the part a config's `prompts: { agent: ./file.md }` replaces. */
+export const AGENT_GUIDANCE = COMMON.join('\n');
+
+/** The `{{variables}}` an agent template may use. */
+export const AGENT_TEMPLATE_VARIABLES = ['question', 'choices', 'doc_ids', 'max_tool_calls', 'default'] as const;
+
+/** An agent template filled in from the question payload: `{{default}}` is the built-in guidance. */
+export function renderAgentTemplate(template: string, payload: AgentPayload): string {
+  const fields = payload as unknown as Record<string, unknown>;
+  return template.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_m, name: string) => {
+    if (name === 'default') return AGENT_GUIDANCE;
+    const v = fields[name];
+    if (v === undefined || v === null) return '';
+    return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
+  });
+}
+
+/**
+ * The system prompt of a mode: the guidance (the built-in one, or a config's template already
+ * filled in), then the protocol lines — the tool limit, how to call tools and how to answer —
+ * which a template never replaces: the reply readers and the offline reasoner depend on them.
+ */
+export function systemPrompt(mode: ToolMode, tools: ToolSpec[], maxToolCalls: number, guidance: string = AGENT_GUIDANCE): string {
+  const lines = [guidance.trim(), `You may call at most ${maxToolCalls} tools.`];
   if (mode === 'native') {
     lines.push(`When you have enough, stop calling tools and reply with JSON only: ${ANSWER_SHAPE}`);
     return lines.join('\n');
@@ -50,8 +71,8 @@ export function systemPrompt(mode: ToolMode, tools: ToolSpec[], maxToolCalls: nu
   return lines.join('\n');
 }
 
-export function buildAgentMessages(mode: ToolMode, payload: AgentPayload, tools: ToolSpec[]): ChatMessage[] {
-  return [{ role: 'system', content: systemPrompt(mode, tools, payload.max_tool_calls) }, questionMessage(payload)];
+export function buildAgentMessages(mode: ToolMode, payload: AgentPayload, tools: ToolSpec[], guidance?: string): ChatMessage[] {
+  return [{ role: 'system', content: systemPrompt(mode, tools, payload.max_tool_calls, guidance) }, questionMessage(payload)];
 }
 
 export function finalAnswerRequest(why: string): ChatMessage {
@@ -62,11 +83,11 @@ export function finalAnswerRequest(why: string): ChatMessage {
  * Rewrites a native conversation as the text protocol (after a fallback mid-question): tool
  * calls become JSON requests, tool messages become `[Tool Result: name]` user messages.
  */
-export function nativeToText(messages: ChatMessage[], tools: ToolSpec[], maxToolCalls: number): ChatMessage[] {
+export function nativeToText(messages: ChatMessage[], tools: ToolSpec[], maxToolCalls: number, guidance?: string): ChatMessage[] {
   const names = new Map<string, ToolCall>();
   const out: ChatMessage[] = [];
   for (const m of messages) {
-    if (m.role === 'system') out.push({ role: 'system', content: systemPrompt('text', tools, maxToolCalls) });
+    if (m.role === 'system') out.push({ role: 'system', content: systemPrompt('text', tools, maxToolCalls, guidance) });
     else if (m.role === 'assistant' && m.toolCalls?.length) {
       for (const c of m.toolCalls) {
         names.set(c.id, c);

@@ -58,6 +58,25 @@ describe('prompt templates', () => {
     expect(err({ answer: './missing.md' })).toMatch(/strategies\[0\]\.prompts\.answer: \.\/missing\.md: no such file/);
   });
 
+  it("replaces the agent's exploration guidance in both tool modes; the tool protocol and answer shape stay", async () => {
+    writeFileSync(join(dir, 'agent.md'), 'Explore carefully, at most {{max_tool_calls}} tools, for: {{question}}\n{{default}}');
+    const agentConfig = (toolMode: string) => ({ ...config({}), strategies: [{ strategy: 'agent', params: { toolMode }, prompts: { agent: './agent.md' } }] });
+    for (const mode of ['native', 'text']) {
+      const provider = recording();
+      const out = await runBenchmark(agentConfig(mode), { baseDir: dir, limit: 2, provider });
+      expect(out.records.every((r) => r.error === null && r.calls >= 2)).toBe(true);
+      const q = out.records[0]!.question;
+      const system = provider.seen.find((m) => m[1]!.content.includes(q))![0]!.content;
+      expect(system.startsWith(`Explore carefully, at most 8 tools, for: ${q}\nYou answer a question about a collection of documents`)).toBe(true);
+      expect(system).toMatch(/You may call at most 8 tools\./);
+      expect(system).toMatch(mode === 'text' ? /You call a tool by replying with JSON only/ : /reply with JSON only: \{"answer"/);
+      // The template reached every turn of the conversation, not only the first.
+      expect(provider.seen.every((m) => m[0]!.content.startsWith('Explore carefully'))).toBe(true);
+    }
+    writeFileSync(join(dir, 'agent-bad.md'), 'Use {{max_nodes}}');
+    expect(() => validateConfig({ ...config({}), strategies: [{ strategy: 'agent', prompts: { agent: './agent-bad.md' } }] }, () => 'x.yaml', dir)).toThrow(/agent-bad\.md: unknown variable \{\{max_nodes\}\} \(the agent prompt has: \{\{question\}\}/);
+  }, 60_000);
+
   it('makes a changed template a different config', () => {
     const a = configHashOf(validateConfig(config({ 'select-nodes': './select.md' }), () => 'x', dir));
     writeFileSync(join(dir, 'select.md'), 'Pick {{max_nodes}}.');

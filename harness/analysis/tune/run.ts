@@ -15,6 +15,7 @@
 // has run yet is run for the i-th slice of its new questions only, and the tune stops there (a
 // *stage*). n machines run a stage each; the next stage reuses all their folders; a last call
 // with every folder reused and nothing left to run writes the whole tune.
+import { timestampRunId } from '../../run/folder.ts';
 import { join, resolve } from 'node:path';
 import type { LoadedConfig } from '../../config/runConfig.ts';
 import { runBenchmark, shardQuestions, type BenchmarkData, type Progress } from '../../run/runner.ts';
@@ -97,15 +98,11 @@ export function loadStages(dirs: readonly string[], hash: string): { manifest: R
 /** Thrown inside the evaluator to stop a sharded stage after its slice of a rung. */
 class StageDone extends Error {}
 
-function timestampId(name: string): string {
-  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z').replace('T', '-');
-  return `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}-tune-${stamp}`;
-}
 
 export async function runTune(opts: TuneRunOptions): Promise<TuneOutcome> {
   const { loaded, data } = opts;
   const config = loaded.config;
-  const runId = opts.runId ?? timestampId(config.name);
+  const runId = opts.runId ?? timestampRunId(opts.outDir ?? config.run.outDir, config.name, '-tune');
   const dir = resolve(join(opts.outDir ?? config.run.outDir, runId));
   const store = RunStore.create(dir);
   const questions = opts.limit ? data.questions.slice(0, opts.limit) : data.questions;

@@ -18,6 +18,7 @@ import type { ChatProvider, RunRecord } from './harness/types.ts';
 import { loadBenchmarkData } from './datasets/registry.ts';
 import { registerBuiltinStrategies } from './strategies/registry.ts';
 import { writeReportFiles } from './reports/files.ts';
+import { recordsInRunOrder } from './harness/run/recordsInOrder.ts';
 import { reportMeta } from './reports/meta.ts';
 import { nodeTitles } from './reports/html/titles.ts';
 import { buildComparison, type CompareArgs, type CompareReport } from './harness/analysis/compare/build.ts';
@@ -100,11 +101,13 @@ export async function runBenchmark(config: string | LoadedConfig | Record<string
     ...(options.signal ? { signal: options.signal } : {}),
   });
   const meta = reportMeta(outcome.manifest);
-  writeReportFiles(RunStore.open(outcome.dir), options.reports ?? loaded.config.reports, (format) => ({
+  const store = RunStore.open(outcome.dir);
+  // The HTML report reads the records back as it writes (not outcome.records: all in memory).
+  await writeReportFiles(store, options.reports ?? loaded.config.reports, (format) => ({
     summary: outcome.summary,
     meta,
     nodeTitle: nodeTitles(data.corpus),
-    ...(format === 'html' ? { records: outcome.records } : {}),
+    ...(format === 'html' ? { records: recordsInRunOrder(store, outcome.manifest) } : {}),
   }));
   return {
     runDir: outcome.dir,

@@ -16,7 +16,7 @@ const args = benchArgs(import.meta.url, {
 const large = args.flag('large');
 const onlyArg = args.string('only');
 /** Pieces that accept --large. */
-const LARGE = new Set(['bench:http', 'bench:search']);
+const LARGE = new Set(['bench:http', 'bench:search', 'bench:reports']);
 
 const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
 const only = onlyArg ? new Set(onlyArg.split(',').map((s) => (s.startsWith('bench:') ? s : `bench:${s}`))) : null;

@@ -5,7 +5,7 @@ import { renderCsv } from './csv.ts';
 import { renderJson } from './json.ts';
 import { renderMarkdown } from './markdown.ts';
 import { renderTable } from './table.ts';
-import { renderHtml } from './html/run.ts';
+import { renderHtml, writeHtml } from './html/run.ts';
 import type { Renderer, ReportInput, ReportMeta } from './types.ts';
 
 export type { Renderer, ReportInput, ReportMeta } from './types.ts';
@@ -15,7 +15,7 @@ export const renderers = {
   md: { extension: 'md', render: renderMarkdown },
   csv: { extension: 'csv', render: renderCsv },
   json: { extension: 'json', render: renderJson },
-  html: { extension: 'html', render: renderHtml },
+  html: { extension: 'html', render: renderHtml, write: writeHtml },
 } satisfies Record<string, Renderer>;
 
 export type BuiltinFormat = keyof typeof renderers;
@@ -42,9 +42,12 @@ export function getRenderer(format: string): Renderer {
 /** The metadata may be passed as `meta` or, as the runner brief names it, `manifest`. */
 export type RenderArgs = { summary: RunSummary } & Pick<ReportInput, 'records' | 'nodeTitle' | 'width' | 'color'> & ({ meta: ReportMeta } | { manifest: ReportMeta });
 
-export function render(format: ReportFormat, args: RenderArgs): string {
+export function reportInput(args: RenderArgs): ReportInput {
   const meta = 'meta' in args ? args.meta : args.manifest;
   const { summary, records, nodeTitle, width, color } = args;
-  const input: ReportInput = { summary, meta, ...(records ? { records } : {}), ...(nodeTitle ? { nodeTitle } : {}), ...(width !== undefined ? { width } : {}), ...(color !== undefined ? { color } : {}) };
-  return getRenderer(format).render(input);
+  return { summary, meta, ...(records ? { records } : {}), ...(nodeTitle ? { nodeTitle } : {}), ...(width !== undefined ? { width } : {}), ...(color !== undefined ? { color } : {}) };
+}
+
+export function render(format: ReportFormat, args: RenderArgs): string {
+  return getRenderer(format).render(reportInput(args));
 }

@@ -4,6 +4,7 @@
 import type { RunSummary } from '../harness/summary/summary.ts';
 import type { ParameterTable } from './parameters.ts';
 import type { RunRecord } from '../harness/types.ts';
+import type { OutputStream } from '../harness/files/output.ts';
 
 export interface ReportMeta {
   runId: string;
@@ -41,8 +42,11 @@ export interface ReportMeta {
 export interface ReportInput {
   summary: RunSummary;
   meta: ReportMeta;
-  /** The run's records, for reports that show questions (HTML matrix, latency distributions). */
-  records?: readonly RunRecord[];
+  /**
+   * The run's records, for reports that show questions (HTML matrix, latency distributions): an
+   * array, or an iterable that reads them from records.jsonl as it goes (recordsInRunOrder).
+   */
+  records?: Iterable<RunRecord>;
   /** Node title lookup for search traces, when the corpus is at hand. */
   nodeTitle?: (docId: string, nodeId: string) => string | null;
   /** Console only: columns to fit the table into (default: unlimited) and whether to use colour. */
@@ -54,4 +58,9 @@ export interface Renderer {
   /** File extension for `report.<ext>` (no dot). */
   extension: string;
   render(input: ReportInput): string;
+  /**
+   * The same report written piece by piece to a file being written (writeReportFiles uses it when
+   * present): for a report whose size grows with the records (HTML), so that it is never one string.
+   */
+  write?(input: ReportInput, out: OutputStream): Promise<void>;
 }

@@ -7,7 +7,10 @@ import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import { writeOutputFile } from '../../harness/files/output.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { checkAlpha, checkResamples, headlineLevel, resolveMetrics, splitList } from './shared.ts';
-import { loadRun } from '../../harness/analysis/compare/runs.ts';
+import { loadRun, loadRunIfAny, type LoadedRun } from '../../harness/analysis/compare/runs.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { forTerminal } from '../../harness/text/terminal.ts';
 
 interface HistoryArgs {
   runs: string[];
@@ -37,7 +40,16 @@ export function historyCommand(run: Runner): CommandBody {
       run(() => {
         const a = argv as unknown as HistoryArgs;
         // Loaded once: the metric level is read from the runs' records, then the history is built.
-        const runs = findRunDirs(a.runs).map((d) => loadRun(d));
+        // A run folder found inside a folder of runs that has no records (a run stopped before
+        // its first) is skipped with a note: one such folder must not refuse the whole history.
+        // One named on its own is still an error.
+        const named = new Set(a.runs.filter((p) => existsSync(join(p, 'manifest.json'))));
+        const runs: LoadedRun[] = [];
+        for (const dir of findRunDirs(a.runs)) {
+          const loaded = named.has(dir) ? loadRun(dir) : loadRunIfAny(dir);
+          if (loaded) runs.push(loaded);
+          else process.stderr.write(forTerminal(`note: skipped ${dir}: the run has no records\n`));
+        }
         const level = headlineLevel(...runs.map((r) => r.records));
         const report = buildHistory(runs, {
           metrics: resolveMetrics(splitList(a.metric), level, '--metric'),

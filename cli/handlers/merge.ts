@@ -28,7 +28,7 @@ export function mergeCommand(run: Runner): CommandBody {
         const store = RunStore.open(outcome.dir);
         const formats = ((outcome.manifest.config as { reports?: string[] } | null)?.reports ?? []).filter((f) => f !== 'table');
         const records = outcome.records;
-        writeReportFiles(store, formats, () => ({ summary: outcome.summary, meta, records }));
+        await writeReportFiles(store, formats, () => ({ summary: outcome.summary, meta, records }));
         printReport(render(args.format, { summary: outcome.summary, meta, records, ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
         process.stderr.write(`merged ${args.shards.length} shards (${outcome.manifest.questionIds.length} questions, ${outcome.records.length} records) into ${outcome.dir}\n`);
         return 0;

@@ -71,7 +71,7 @@ export function rejudgeCommand(run: Runner): CommandBody {
         const meta = reportMeta(outcome.manifest);
         const store = RunStore.open(outcome.dir);
         const formats = ((outcome.manifest.config as { reports?: string[] } | null)?.reports ?? ['md']).filter((f) => f !== 'table');
-        writeReportFiles(store, formats, (f) => ({ summary: outcome.summary, meta, ...(f === 'html' ? { records: outcome.records } : {}) }));
+        await writeReportFiles(store, formats, (f) => ({ summary: outcome.summary, meta, ...(f === 'html' ? { records: outcome.records } : {}) }));
         printReport(render('table', { summary: outcome.summary, meta, ...consoleStyle() }), 'table');
         process.stderr.write(`rejudged run folder: ${outcome.dir}\n`);
         return 0;

@@ -2,8 +2,12 @@
 // with the same intervals the run wrote, and the frontier and recommendation of a run with
 // several variants.
 import type { Argv } from 'yargs';
-import { writeOutputFile } from '../../harness/files/output.ts';
-import { RunStore } from '../../harness/run/store.ts';
+import { writeOutputFile, writeOutputStream } from '../../harness/files/output.ts';
+import { RunStore, type RunManifest } from '../../harness/run/store.ts';
+import { recordsInRunOrder } from '../../harness/run/recordsInOrder.ts';
+import { summaryRecord } from '../../harness/summary/rows.ts';
+import type { RunRecord } from '../../harness/types.ts';
+import { writeHtml } from '../../reports/html/run.ts';
 import { summarize } from '../../harness/summary/summary.ts';
 import { withIntervals } from '../../harness/summary/intervals.ts';
 import { sortLikeRun } from '../../harness/run/order.ts';
@@ -22,11 +26,11 @@ import type { CommandBody, Runner } from '../runner.ts';
 async function cmdReport(args: { runDir: string; format: ReportFormat; out?: string; objective?: Objective; margin?: number }): Promise<number> {
   const store = RunStore.open(args.runDir);
   const manifest = store.readManifest();
+  if (args.format === 'html') return htmlReport(store, manifest, args.out);
   // Records in the order the run summarised them, so the seeded bootstrap gives the same intervals.
   const records = sortLikeRun(store.readRecords(), manifest);
   const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
-  const nodeTitle = args.format === 'html' ? nodeTitles(await corpusOfRun(store)) : undefined;
-  const input = { summary, meta: reportMeta(manifest), records, ...(nodeTitle ? { nodeTitle } : {}) };
+  const input = { summary, meta: reportMeta(manifest), records };
   if (args.out) {
     writeOutputFile(args.out, render(args.format, input), args.format === 'json' ? 'json' : 'document');
     process.stderr.write(`wrote ${args.out}\n`);
@@ -43,6 +47,35 @@ async function cmdReport(args: { runDir: string; format: ReportFormat; out?: str
     });
     if (section) process.stdout.write('\n' + forTerminal(section) + '\n');
   }
+  return 0;
+}
+
+/**
+ * The HTML report, written as `run` writes it: the summary from summary rows (as the run made
+ * it), the page streamed with the records read back one at a time, to the file or to stdout.
+ */
+async function htmlReport(store: RunStore, manifest: RunManifest, out: string | undefined): Promise<number> {
+  const rows: RunRecord[] = [];
+  store.forEachRecord((r) => void rows.push(summaryRecord(r)));
+  sortLikeRun(rows, manifest);
+  const summary = withIntervals(summarize(rows), rows, { seed: manifest.seed });
+  rows.length = 0;
+  const input = { summary, meta: reportMeta(manifest), records: recordsInRunOrder(store, manifest), nodeTitle: nodeTitles(await corpusOfRun(store)) };
+  if (out) {
+    await writeOutputStream(out, (o) => writeHtml(input, o), 'document');
+    process.stderr.write(`wrote ${out}\n`);
+    return 0;
+  }
+  // stdout's guard (cli/streams.ts) redacts and sanitises what is written; pieces are gathered
+  // into writes of 64 KB. A slow reader leaves at most the page itself (7 times smaller than the
+  // records it shows) in the stream's buffer.
+  let pending = '';
+  const push = (t: string) => {
+    pending += t;
+    if (pending.length >= 1 << 16) (process.stdout.write(pending), (pending = ''));
+  };
+  await writeHtml(input, { write: push, writeRaw: push });
+  if (pending) process.stdout.write(pending);
   return 0;
 }
 

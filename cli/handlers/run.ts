@@ -5,6 +5,7 @@ import { loadConfig } from '../../harness/config/runConfig.ts';
 import { limitHeapForModelCalls, widenWhenCallsStart } from '../heapGrowth.ts';
 import { runBenchmark, selectQuestions, type Progress } from '../../harness/run/runner.ts';
 import { RunStore, latestRecords } from '../../harness/run/store.ts';
+import { recordsInRunOrder } from '../../harness/run/recordsInOrder.ts';
 import { RunStartError, UsageError } from '../../harness/errors.ts';
 import { redactSecrets } from '../../harness/models/secrets.ts';
 import { validateRunFlags } from '../../harness/config/runFlags.ts';
@@ -116,9 +117,10 @@ async function cmdRun(args: RunArgs): Promise<number> {
   if (!outcome) return 1;
   const meta = reportMeta(outcome.manifest);
   const store = RunStore.open(outcome.dir);
-  // Only the HTML report shows per-record detail: the records file is read back for it alone.
-  const extra = (format: string) => ({ nodeTitle: nodeTitles(data.corpus), ...(format === 'html' ? { records: outcome.records } : {}) });
-  writeReportFiles(store, loaded.config.reports, (format) => ({ summary: outcome.summary, meta, ...extra(format) }));
+  // Only the HTML report shows per-record detail: it reads the records file back as it writes,
+  // a record at a time (outcome.records would hold every record in memory).
+  const extra = (format: string) => ({ nodeTitle: nodeTitles(data.corpus), ...(format === 'html' ? { records: recordsInRunOrder(store, outcome.manifest) } : {}) });
+  await writeReportFiles(store, loaded.config.reports, (format) => ({ summary: outcome.summary, meta, ...extra(format) }));
   printReport(render(args.format, { summary: outcome.summary, meta, ...extra(args.format), ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
   const sums = outcome.manifest.ingestion?.summaries;
   if (sums) {

@@ -89,7 +89,7 @@ export async function cmdTune(args: TuneArgs): Promise<number> {
   }
   const store = RunStore.open(outcome.dir);
   const meta = reportMeta(outcome.manifest);
-  writeReportFiles(store, loaded.config.reports, () => ({ summary: outcome.summary, meta }));
+  await writeReportFiles(store, loaded.config.reports, () => ({ summary: outcome.summary, meta }));
   const priced = outcome.manifest.model.priced;
   const offline = outcome.manifest.model.offline;
   store.writeFile('tune.md', renderTune(outcome.manifest.tune, { priced, offline, format: 'md' }));

@@ -64,6 +64,13 @@ export interface RunManifest {
 /** Bytes read at a time by forEachRecord. */
 const READ_BLOCK = 1 << 20;
 
+/** Where a record's line is in records.jsonl: its line number (from 1), byte offset and length. */
+export interface RecordPlace {
+  line: number;
+  at: number;
+  bytes: number;
+}
+
 export const recordKey = (r: { strategy: string; questionId: string; repeat: number }): string =>
   `${r.strategy}\u0000${r.questionId}\u0000${r.repeat}`;
 
@@ -143,7 +150,7 @@ export class RunStore {
    * readRecords (a cut-short last line is dropped, or cut off the file with `repair`; a line that
    * is not JSON in the middle of the file is an error naming it).
    */
-  forEachRecord(visit: (record: RunRecord) => void, opts: { repair?: boolean } = {}): void {
+  forEachRecord(visit: (record: RunRecord, place: RecordPlace) => void, opts: { repair?: boolean } = {}): void {
     if (!existsSync(this.recordsPath)) return;
     // A folder, FIFO or device where the records file should be: refused, not read (a FIFO would block).
     const problem = inputFileProblem(this.recordsPath, Number.POSITIVE_INFINITY);
@@ -182,7 +189,7 @@ export class RunStore {
         }
         const wrong = recordProblem(record);
         if (wrong) throw new UsageError(`${where}: not a treebench record: ${wrong}; records are written only by treebench, so this file was edited or damaged: fix or remove that line`);
-        visit(record as RunRecord);
+        visit(record as RunRecord, { line: lineNo, at, bytes: end - start });
       };
       for (;;) {
         const n = readSync(fd, block, 0, READ_BLOCK, null);
@@ -207,6 +214,33 @@ export class RunStore {
     } finally {
       closeSync(fd);
     }
+  }
+
+  /**
+   * The record at `place` (from forEachRecord), read again from the file on its own: a report can
+   * keep places and not records. The line is checked as forEachRecord checks it; a line that
+   * is no longer a record there means the file was rewritten in between, and says so.
+   */
+  readRecordAt(place: RecordPlace, fd?: number): RunRecord {
+    const own = fd === undefined ? openSync(this.recordsPath, 'r') : fd;
+    let line: string;
+    try {
+      const buf = Buffer.allocUnsafe(place.bytes);
+      const n = readSync(own, buf, 0, place.bytes, place.at);
+      line = buf.toString('utf8', 0, n);
+    } finally {
+      if (fd === undefined) closeSync(own);
+    }
+    const where = `${this.recordsPath}:${place.line}`;
+    let record: unknown;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      record = undefined;
+    }
+    const wrong = record === undefined ? 'not JSON' : recordProblem(record);
+    if (wrong) throw new UsageError(`${where}: not a treebench record when read again (${wrong}): records.jsonl was rewritten while it was being read`);
+    return record as RunRecord;
   }
 
   append(record: RunRecord): void {

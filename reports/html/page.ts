@@ -29,7 +29,14 @@ export interface Page {
 }
 
 export function htmlPage(page: Page): string {
-  const script = page.script ?? '';
+  return pageHead(page.title, page.script) + page.body + pageTail(page.script);
+}
+
+/**
+ * The page up to and including its opening `<body>` and a line break: a page written in pieces
+ * (the run report streams its records) writes this, then its body, then pageTail.
+ */
+export function pageHead(title: string, script = ''): string {
   const hash = script ? `'sha256-${createHash('sha256').update(script).digest('base64')}'` : "'none'";
   const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${hash}; base-uri 'none'; form-action 'none'`;
   return [
@@ -37,17 +44,29 @@ export function htmlPage(page: Page): string {
     '<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${esc(csp)}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${esc(page.title)}</title><style>${CSS}</style></head><body>`,
-    page.body,
-    script ? `<script>${script}</script>` : '',
-    '</body></html>',
+    `<title>${esc(title)}</title><style>${CSS}</style></head><body>`,
     '',
   ].join('\n');
 }
 
+/** The rest of the page after its body: the script, if any, and the closing tags. */
+export function pageTail(script = ''): string {
+  return ['', script ? `<script>${script}</script>` : '', '</body></html>', ''].join('\n');
+}
+
+/** The opening of a table whose rows (tableRow, joined by line breaks) follow and TABLE_END closes: htmlTable in pieces. */
+export function tableStart(head: string[], cls = ''): string {
+  const th = head.map((h) => `<th>${h}</th>`).join('');
+  return `<div class="scroll"><table${cls ? ` class="${cls}"` : ''}><thead><tr>${th}</tr></thead><tbody>\n`;
+}
+
+export function tableRow(cells: string[]): string {
+  return `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
+}
+
+export const TABLE_END = '\n</tbody></table></div>';
+
 /** A plain table from already-escaped cell HTML. */
 export function htmlTable(head: string[], rows: string[][], cls = ''): string {
-  const th = head.map((h) => `<th>${h}</th>`).join('');
-  const body = rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('\n');
-  return `<div class="scroll"><table${cls ? ` class="${cls}"` : ''}><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
+  return tableStart(head, cls) + rows.map(tableRow).join('\n') + TABLE_END;
 }

@@ -8,14 +8,19 @@ import type { StrategySummary } from '../../harness/summary/summary.ts';
 import type { ReportInput } from '../types.ts';
 import { accuracyText, customMetricLines, errors, groundednessNote, indexLine, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, usd } from '../format.ts';
 import { boxPlot, colour, scatterChart, type ScatterPoint } from './charts.ts';
-import { gzipSync } from 'node:zlib';
+import { createGzip, gzipSync } from 'node:zlib';
+import { once } from 'node:events';
+import { safeOutput, type OutputStream } from '../../harness/files/output.ts';
 import { esc } from './escape.ts';
-import { htmlPage, htmlTable } from './page.ts';
+import { htmlTable, pageHead, pageTail, tableRow, tableStart, TABLE_END } from './page.ts';
 import { MATRIX_SCRIPT } from './matrixScript.ts';
 
 export interface HtmlRunInput extends ReportInput {
-  /** The run's records (latest per strategy × question × repeat); without them, no matrix or distributions. */
-  records?: readonly RunRecord[];
+  /**
+   * The run's records in the run's order: an array, or an iterable read from records.jsonl as it
+   * goes (harness/run/recordsInOrder.ts), walked twice; without them, no matrix or distributions.
+   */
+  records?: Iterable<RunRecord>;
   /** Node title lookup for the traces; ids alone are hard to follow. */
   nodeTitle?: (docId: string, nodeId: string) => string | null;
 }
@@ -142,39 +147,77 @@ function tagTable(input: ReportInput, strategies: StrategySummary[]): string {
   return htmlTable(['tag', ...ids.map(esc)], rows, 'tags') + '<p class="note">Cells: accuracy / evidence recall.</p>';
 }
 
-function matrix(records: readonly RunRecord[], ids: string[]): string {
-  const questions: Array<{ id: string; text: string }> = [];
-  const seen = new Set<string>();
-  for (const r of records) if (!seen.has(r.questionId)) (seen.add(r.questionId), questions.push({ id: r.questionId, text: r.question }));
-  const cell = new Map<string, RunRecord[]>();
-  for (const r of records) {
-    const k = `${r.questionId}\u0000${r.strategy}`;
-    cell.set(k, [...(cell.get(k) ?? []), r]);
-  }
-  const rows = questions.map((q) => [
-    `<span title="${esc(q.text)}">${esc(q.id)}</span> <span class="note">${esc(q.text.length > 80 ? `${q.text.slice(0, 79)}…` : q.text)}</span>`,
-    ...ids.map((s) => {
-      const rs = cell.get(`${q.id}\u0000${s}`) ?? [];
-      if (!rs.length) return NA;
-      const errs = rs.filter((r) => r.error).length;
-      const right = rs.filter((r) => !r.error && r.scores?.correct).length;
-      const ungraded = rs.every((r) => r.scores && (r.scores.correct === null || r.scores.correct === undefined));
-      const kind = errs === rs.length ? 'error' : ungraded ? 'ungradable' : right === rs.length ? 'correct' : right === 0 && errs === 0 ? 'wrong' : 'mixed';
-      const text = rs.length === 1 || kind === 'ungradable' ? { error: 'error', correct: '✓', wrong: '✗', mixed: '?', ungradable: 'n/a' }[kind] : `${right}/${rs.length}${errs ? ` (${errs} err)` : ''}`;
-      return `<button type="button" class="cell-${kind}" data-q="${esc(q.id)}" data-s="${esc(s)}" aria-label="${esc(`${q.id} × ${s}: ${kind}`)}">${text}</button>`;
-    }),
-  ]);
-  return htmlTable(['question', ...ids.map(esc)], rows, 'matrix');
+/** What the matrix shows of one question × strategy cell, counted over its records. */
+interface CellCount {
+  n: number;
+  errs: number;
+  right: number;
+  /** Every record of the cell ungradable by the rule. */
+  ungraded: boolean;
 }
 
-export function renderHtml(input: HtmlRunInput): string {
+/**
+ * The first pass over the records: all the page needs besides the records' data island, which is
+ * small next to the records (a count per cell, a latency per record, each question's text once).
+ */
+interface RecordFacts {
+  count: number;
+  latencies: Map<string, number[]>;
+  questions: Array<{ id: string; text: string }>;
+  cells: Map<string, CellCount>;
+}
+
+function recordFacts(records: Iterable<RunRecord>): RecordFacts {
+  const facts: RecordFacts = { count: 0, latencies: new Map(), questions: [], cells: new Map() };
+  const seen = new Set<string>();
+  for (const r of records) {
+    facts.count++;
+    const lat = facts.latencies.get(r.strategy);
+    if (lat) lat.push(r.latencyMs);
+    else facts.latencies.set(r.strategy, [r.latencyMs]);
+    if (!seen.has(r.questionId)) (seen.add(r.questionId), facts.questions.push({ id: r.questionId, text: r.question }));
+    const k = `${r.questionId}\u0000${r.strategy}`;
+    const c = facts.cells.get(k) ?? { n: 0, errs: 0, right: 0, ungraded: true };
+    c.n++;
+    if (r.error) c.errs++;
+    else if (r.scores?.correct) c.right++;
+    if (!(r.scores && (r.scores.correct === null || r.scores.correct === undefined))) c.ungraded = false;
+    facts.cells.set(k, c);
+  }
+  return facts;
+}
+
+function matrixRow(q: { id: string; text: string }, ids: string[], cells: Map<string, CellCount>): string[] {
+  return [
+    `<span title="${esc(q.text)}">${esc(q.id)}</span> <span class="note">${esc(q.text.length > 80 ? `${q.text.slice(0, 79)}…` : q.text)}</span>`,
+    ...ids.map((s) => {
+      const c = cells.get(`${q.id}\u0000${s}`);
+      if (!c) return NA;
+      const kind = c.errs === c.n ? 'error' : c.ungraded ? 'ungradable' : c.right === c.n ? 'correct' : c.right === 0 && c.errs === 0 ? 'wrong' : 'mixed';
+      const text = c.n === 1 || kind === 'ungradable' ? { error: 'error', correct: '✓', wrong: '✗', mixed: '?', ungradable: 'n/a' }[kind] : `${c.right}/${c.n}${c.errs ? ` (${c.errs} err)` : ''}`;
+      return `<button type="button" class="cell-${kind}" data-q="${esc(q.id)}" data-s="${esc(s)}" aria-label="${esc(`${q.id} × ${s}: ${kind}`)}">${text}</button>`;
+    }),
+  ];
+}
+
+/** Where the records' data island goes in the page: its content is written by the caller. */
+const ISLAND = Symbol('records island');
+
+/**
+ * The page in order, a piece at a time: HTML text, and once (with records) the ISLAND mark where
+ * the records' gzip + base64 data goes. Pieces are whole elements or rows, so each can be
+ * sanitised on its own. One pass over the records here (recordFacts); the island is a second.
+ */
+function* pageParts(input: HtmlRunInput): Generator<string | typeof ISLAND, void, void> {
   const { summary, meta } = input;
   const strategies = orderedStrategies(summary, meta);
   const level = headlineLevel(strategies);
   const ids = strategies.map((s) => s.strategy);
-  const records = input.records ?? [];
-  const title = input.nodeTitle ?? (() => null);
+  const facts = recordFacts(input.records ?? []);
+  const withRecords = facts.count > 0;
+  const script = withRecords ? MATRIX_SCRIPT : '';
   const repeats = meta.repeats && meta.repeats > 1 ? ` × ${meta.repeats} repeats` : '';
+  yield pageHead(`treebench ${meta.runId}`, script);
   const body: string[] = [
     `<h1>treebench run ${esc(meta.runId)}</h1>`,
     `<p class="meta">config <b>${esc(meta.config)}</b> · dataset <b>${esc(meta.dataset)}</b> (${meta.questions} questions${repeats}) · model <b>${esc(modelLabel(meta))}</b></p>`,
@@ -200,24 +243,91 @@ export function renderHtml(input: HtmlRunInput): string {
   }
   if (summary.ci) body.push(`<p class="note">[lo, hi]: ${Math.round(summary.ci.level * 100)}% ${esc(summary.ci.method)} interval.</p>`);
   body.push('<h2>Quality against cost and latency</h2>', charts(strategies, meta.priced, level));
-  if (records.length) {
+  if (withRecords) {
     body.push(
       '<h2>Latency distribution</h2>',
-      boxPlot('chart-latency', 'latency per question', ids.map((id, i) => ({ label: id, colour: colour(i), values: records.filter((r) => r.strategy === id).map((r) => r.latencyMs) })), ms),
+      boxPlot('chart-latency', 'latency per question', ids.map((id, i) => ({ label: id, colour: colour(i), values: facts.latencies.get(id) ?? [] })), ms),
     );
   }
   body.push('<h2>By tag</h2>', tagTable(input, strategies));
-  let script: string | undefined;
-  if (records.length) {
-    body.push(
-      '<h2>Questions × strategies</h2><p class="note">✓ correct, ✗ wrong, error, n/a ungradable by the rule (long or procedural gold); with repeats, correct/repeats. Click a cell for the answer, gold, evidence and search trace.</p>',
-      matrix(records, ids),
-      '<section id="detail" aria-live="polite"></section>',
-      // Search traces make up most of the data (an MCTS record has ~130 steps): gzip + base64
-      // shrinks the page about sevenfold; the page's script inflates it with DecompressionStream.
-      `<script type="application/gzip+base64" id="tb-records">${gzipSync(JSON.stringify(records.map((r) => compact(r, title)))).toString('base64')}</script>`,
-    );
-    script = MATRIX_SCRIPT;
+  if (!withRecords) {
+    yield body.join('\n');
+    yield pageTail(script);
+    return;
   }
-  return htmlPage({ title: `treebench ${meta.runId}`, body: body.join('\n'), ...(script ? { script } : {}) });
+  body.push(
+    '<h2>Questions × strategies</h2><p class="note">✓ correct, ✗ wrong, error, n/a ungradable by the rule (long or procedural gold); with repeats, correct/repeats. Click a cell for the answer, gold, evidence and search trace.</p>',
+    tableStart(['question', ...ids.map(esc)], 'matrix'),
+  );
+  yield body.join('\n');
+  // A row per question: 20,000 questions make a table of several megabytes, written row by row.
+  for (let i = 0; i < facts.questions.length; i++) yield (i ? '\n' : '') + tableRow(matrixRow(facts.questions[i]!, ids, facts.cells));
+  yield TABLE_END + '\n<section id="detail" aria-live="polite"></section>\n';
+  // Search traces make up most of the data (an MCTS record has ~130 steps): gzip + base64
+  // shrinks the page about sevenfold; the page's script inflates it with DecompressionStream.
+  yield '<script type="application/gzip+base64" id="tb-records">';
+  yield ISLAND;
+  yield '</script>';
+  yield pageTail(script);
+}
+
+/**
+ * The island's JSON (an array of compact records) in pieces: `[`, then each record with its
+ * separator, then `]`, so that it is never one string. Each record's JSON goes through the output
+ * passes (redaction, sanitiser) before compression, which would otherwise hide it from them.
+ */
+function* islandJson(records: Iterable<RunRecord>, title: (d: string, n: string) => string | null): Generator<string, void, void> {
+  yield '[';
+  let first = true;
+  for (const r of records) {
+    yield (first ? '' : ',') + safeOutput(JSON.stringify(compact(r, title)), 'document');
+    first = false;
+  }
+  yield ']';
+}
+
+const nodeTitleOf = (input: HtmlRunInput) => input.nodeTitle ?? (() => null);
+
+/** The page as one string (records in memory, or small): the island gzipped in one piece. */
+export function renderHtml(input: HtmlRunInput): string {
+  const out: string[] = [];
+  for (const part of pageParts(input)) {
+    out.push(part === ISLAND ? gzipSync([...islandJson(input.records ?? [], nodeTitleOf(input))].join('')).toString('base64') : part);
+  }
+  return out.join('');
+}
+
+/**
+ * The page written piece by piece to `out` (a file being written, see writeOutputStream): the
+ * records are walked twice (recordFacts, then the island, gzipped as a stream and base64-encoded
+ * as it comes), and no more than one record, one row and the compressor's buffers are held at a
+ * time, however many records the run has. Same page as renderHtml.
+ */
+export async function writeHtml(input: HtmlRunInput, out: OutputStream): Promise<void> {
+  for (const part of pageParts(input)) {
+    if (part === ISLAND) await streamIsland(islandJson(input.records ?? [], nodeTitleOf(input)), out);
+    else out.write(part);
+  }
+}
+
+async function streamIsland(json: Iterable<string>, out: OutputStream): Promise<void> {
+  const gzip = createGzip();
+  // base64 in whole 3-byte groups; the bytes left over wait for the next chunk.
+  let carry = Buffer.alloc(0);
+  gzip.on('data', (chunk: Buffer) => {
+    const bytes = carry.length ? Buffer.concat([carry, chunk]) : chunk;
+    const whole = bytes.length - (bytes.length % 3);
+    out.writeRaw(bytes.toString('base64', 0, whole));
+    carry = Buffer.from(bytes.subarray(whole));
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    gzip.on('end', resolve);
+    gzip.on('error', reject);
+  });
+  for (const piece of json) {
+    if (!gzip.write(piece)) await once(gzip, 'drain');
+  }
+  gzip.end();
+  await done;
+  if (carry.length) out.writeRaw(carry.toString('base64'));
 }

@@ -2,7 +2,7 @@
 // disk with no console error and no network request, the charts render, a matrix click shows
 // the record's trace, and hostile dataset text stays text. Writes a screenshot (for the README
 // when TREEBENCH_SCREENSHOT names the file).
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -11,7 +11,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from '../../harness/config/runConfig.ts';
 import { runBenchmark } from '../../harness/run/runner.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
-import { render } from '../../reports/index.ts';
+import { reportInput } from '../../reports/index.ts';
+import { writeHtml } from '../../reports/html/run.ts';
+import { writeOutputStream } from '../../harness/files/output.ts';
 import { reportMeta } from '../../reports/meta.ts';
 import { nodeTitles } from '../../reports/html/titles.ts';
 import type { RunRecord } from '../../harness/types.ts';
@@ -54,14 +56,15 @@ beforeAll(async () => {
   );
   const titles = nodeTitles(data.corpus);
   const traced = records[0]!.trace.find((t) => t.nodeId)!;
-  const html = render('html', {
+  // Written as `treebench run` writes it: streamed into the file (the island in several gzip chunks).
+  file = join(dir, 'report.html');
+  const input = reportInput({
     summary: outcome.summary,
     meta: { ...reportMeta(outcome.manifest), config: `quickstart ${HOSTILE}` },
     records,
     nodeTitle: (d, n) => (d === traced.docId && n === traced.nodeId ? HOSTILE : titles(d, n)),
   });
-  file = join(dir, 'report.html');
-  writeFileSync(file, html);
+  await writeOutputStream(file, (out) => writeHtml(input, out));
   context = await launchChromium();
 }, 120_000);
 

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -8,7 +8,12 @@ import { runBenchmark, type RunOutcome } from '../../harness/run/runner.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { summarize } from '../../harness/summary/summary.ts';
 import { withIntervals } from '../../harness/summary/intervals.ts';
-import { renderHtml } from '../../reports/html/run.ts';
+import { renderHtml, writeHtml } from '../../reports/html/run.ts';
+import { RunStore } from '../../harness/run/store.ts';
+import { recordsInRunOrder } from '../../harness/run/recordsInOrder.ts';
+import { safeOutput, writeOutputStream, type OutputStream } from '../../harness/files/output.ts';
+import { registerSecret } from '../../harness/models/secrets.ts';
+import { mulberry32 } from '../../harness/run/random.ts';
 import { reportMeta } from '../../reports/meta.ts';
 import { esc, jsonForScript } from '../../reports/html/escape.ts';
 import type { RunRecord } from '../../harness/types.ts';
@@ -80,5 +85,57 @@ describe('HTML run report', () => {
     const html = renderHtml({ summary, meta: { ...reportMeta(outcome.manifest), strategies: [evil, 'node-list'] } });
     expect(html).not.toContain(evil);
     expect(html).toContain(esc(evil));
+  });
+
+  it('written piece by piece from records.jsonl, the page is the one renderHtml makes of the records in memory', async () => {
+    const meta = reportMeta(outcome.manifest);
+    const file = join(mkdtempSync(join(tmpdir(), 'treebench-htmlstream-')), 'report.html');
+    const store = RunStore.open(outcome.dir);
+    await writeOutputStream(file, (out) => writeHtml({ summary: outcome.summary, meta, records: recordsInRunOrder(store, outcome.manifest) }, out));
+    // What writeReportFiles wrote before the page was streamed: the whole string, through the output passes.
+    const whole = safeOutput(renderHtml({ summary: outcome.summary, meta, records: outcome.records }), 'document');
+    expect(readFileSync(file, 'utf8')).toBe(whole);
+    expect(records(whole)).toHaveLength(outcome.records.length);
+  });
+
+  it('streams: the data island leaves in pieces while records are still being read, and no piece holds it all', async () => {
+    // 600 records (75 copies of the run's 8 under new question ids, each with its own answer of
+    // random digits, which gzip cannot shrink much): an island of many gzip chunks.
+    const rand = mulberry32(7);
+    const many: RunRecord[] = Array.from({ length: 75 }, (_, k) =>
+      outcome.records.map((r) => ({ ...r, questionId: `${r.questionId}#${k}`, answer: Array.from({ length: 2000 }, () => Math.floor(rand() * 10)).join('') })),
+    ).flat();
+    const events: string[] = [];
+    let pulls = 0;
+    const source: Iterable<RunRecord> = {
+      *[Symbol.iterator]() {
+        for (const r of many) {
+          events.push(`pull ${++pulls}`);
+          yield r;
+        }
+      },
+    };
+    const pieces: string[] = [];
+    const out: OutputStream = { write: (t) => void pieces.push(t), writeRaw: (t) => (pieces.push(t), void events.push('raw')) };
+    const meta = reportMeta(outcome.manifest);
+    await writeHtml({ summary: outcome.summary, meta, records: source }, out);
+    // Two passes over the records (the matrix's counts, then the island), no more.
+    expect(pulls).toBe(2 * many.length);
+    const page = pieces.join('');
+    expect(page).toBe(renderHtml({ summary: outcome.summary, meta, records: many }));
+    expect(records(page)).toHaveLength(many.length);
+    // Compressed data is written before the last record is read...
+    const lastPull = events.lastIndexOf(`pull ${pulls}`);
+    expect(events.slice(events.indexOf(`pull ${many.length + 1}`), lastPull).filter((e) => e === 'raw').length).toBeGreaterThan(1);
+    // ...and no piece is the island (or the page) whole.
+    const island = /id="tb-records">([^<]*)</.exec(page)![1]!;
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(island.length / 3);
+  });
+
+  it('passes the island through the output passes too: keys in use redacted, bidi controls neutralised', () => {
+    registerSecret('island-secret-token-77');
+    const rec: RunRecord = { ...outcome.records[0]!, answer: 'the key island-secret-token-77 \u202Eevil' };
+    const [row] = records(renderHtml({ summary: outcome.summary, meta: reportMeta(outcome.manifest), records: [rec] })) as unknown as Array<{ answer: string }>;
+    expect(row!.answer).toBe('the key [REDACTED] \uFFFDevil');
   });
 });

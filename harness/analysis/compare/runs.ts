@@ -16,12 +16,18 @@ export interface LoadedRun {
 }
 
 export function loadRun(ref: string, baselinesDir?: string): LoadedRun {
+  const run = loadRunIfAny(ref, baselinesDir);
+  if (!run) throw new UsageError(`${resolveRunRef(ref, baselinesDir).dir}: the run has no records`);
+  return run;
+}
+
+/** As loadRun, but null for a run folder with no records yet (a run stopped before its first). */
+export function loadRunIfAny(ref: string, baselinesDir?: string): LoadedRun | null {
   const { dir, baseline } = resolveRunRef(ref, baselinesDir);
   const store = RunStore.open(dir);
   const manifest = store.readManifest();
   const records = latestRecords(store.readRecords());
-  if (records.length === 0) throw new UsageError(`${dir}: the run has no records`);
-  return { ref, dir, baseline, manifest, records };
+  return records.length ? { ref, dir, baseline, manifest, records } : null;
 }
 
 /** Records of one strategy id. */

@@ -65,3 +65,22 @@ describe('history says how much of the previous night a change covers', () => {
     expect(buildHistory([a, full], { metrics: ['accuracy'], resamples: 500 }).notes).toEqual([]);
   });
 });
+
+describe('a folder of runs where one run has no records (stopped before its first)', () => {
+  it('is not refused whole: that run is skipped with a note; named on its own, it is still an error', async () => {
+    const { manifest, outcomes, records, tempDir, writeRun } = await import('../compare/runFixtures.ts');
+    const { join } = await import('node:path');
+    const root = tempDir();
+    const one = { strategies: [{ id: 'vector', strategy: 'vector', params: {}, budget: {} }] };
+    writeRun(join(root, 'a'), manifest({ ...one, startedAt: '2026-01-01T00:00:00.000Z' }), records('run-a', 'vector', outcomes(20, 10)));
+    writeRun(join(root, 'b'), manifest({ ...one, runId: 'run-b', startedAt: '2026-01-02T00:00:00.000Z' }), records('run-b', 'vector', outcomes(20, 12)));
+    const empty = writeRun(join(root, 'c'), manifest({ ...one, runId: 'run-c', startedAt: '2026-01-03T00:00:00.000Z', questionIds: ['q1'] }), []);
+    const r = await runCli(['history', root, '--metric', 'accuracy', '--resamples', '200', '--format', 'json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`note: skipped ${empty}: the run has no records`);
+    expect(JSON.parse(r.stdout).runs.map((x: { runId: string }) => x.runId)).toEqual(['run-a', 'run-b']);
+    const named = await runCli(['history', join(root, 'a'), empty, '--metric', 'accuracy']);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain(`${empty}: the run has no records`);
+  });
+});

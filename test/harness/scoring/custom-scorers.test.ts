@@ -27,7 +27,7 @@ const config = (d: string, scorers: string[], extra: Record<string, unknown> = {
   run: { outDir: join(d, 'runs') },
   index: { cache: { enabled: false } },
   scoring: { scorers },
-  reports: ['csv', 'md'],
+  reports: ['csv', 'md', 'html'],
   ...extra,
 });
 
@@ -74,6 +74,7 @@ describe('custom scorers', () => {
     const csv = readFileSync(join(out.runDir, 'report.csv'), 'utf8').split('\n');
     expect(csv[0]).toMatch(/,errors,custom\.words,custom\.words\.n,.*,custom\.words\.ciLo,custom\.words\.ciHi\r?$/);
     expect(readFileSync(join(out.runDir, 'report.md'), 'utf8')).toMatch(/## Custom metrics[\s\S]*custom\.words \(lower is better\): vector \d/);
+    expect(readFileSync(join(out.runDir, 'report.html'), 'utf8')).toMatch(/<h2>Custom metrics<\/h2>[\s\S]*custom\.words \(lower is better\): vector \d/);
   }, 60_000);
 
   it('flow into compare (its direction), gate rules and history like a built-in metric', async () => {

@@ -39,7 +39,7 @@
 //    heading under the nearest earlier heading of a strictly better rank.
 import type { PdfContent } from './types.ts';
 import type { Heading } from './assemble.ts';
-import { compareRanks, digitShare, isCaps, isPageNumberLine, normText, numbering, pageLines, runningLines, sizeBucket, styleRank, type Line, type Numbering } from './text.ts';
+import { compareRanks, digitShare, isCaps, isPageNumberLine, normText, numbering, pageLines, runningLines, sectionKey, sizeBucket, styleRank, type Line, type Numbering } from './text.ts';
 
 export interface LayoutOptions {
   /** Pages to ignore (e.g. the printed table of contents). */
@@ -61,6 +61,9 @@ const MAX_SUBTITLES = 2;
 const PAGE_TITLE_LINES = 3;
 /** Units and audit notes under a statement's title say nothing about its content. */
 const UNITS = /^(?:(?:amounts |dollars |figures )?in (?:millions|thousands|billions)|unaudited|audited)\b/i;
+
+/** A title that says it continues one printed before. */
+const CONTINUED = /(?:^|[\s—–(\[-])continued\s*[)\]]?\s*[.:]?$/i;
 
 const isItalic = (l: Line) => /ital|oblique/i.test(l.font);
 
@@ -227,14 +230,25 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
       if (own.length) h.title = `${h.title} – ${own.join(', ')}`;
     });
   }
-  // A bare integer is a section number only within a run ("1 Scope", "2 Terms"): "13 Weeks
-  // Ended" or "52 Weeks Ended" above table columns are not sections 13 and 52.
-  const integers = new Set(heads.filter((h) => h.num?.kind === 'section' && /^\d+\.?\s/.test(h.title)).map((h) => parseInt(h.title, 10)));
+  // Numbering must progress in sequence: a section number ("2", "2.3", "A.1", "Appendix B",
+  // "IV.") counts as one only when it is the first of its level (1, A, I) or its predecessor or
+  // successor under the same parent is printed as a heading too — "13 Weeks Ended" or "52 Weeks
+  // Ended" above table columns are not sections 13 and 52, nor is "3.5 Million Members" a 3.5.
+  const keys = new Map<Head, { parent: string; last: number }>();
+  const present = new Set<string>();
   for (const h of heads) {
-    if (h.num?.kind !== 'section' || !/^\d+\.?\s/.test(h.title)) continue;
-    const n = parseInt(h.title, 10);
-    if (n !== 1 && !integers.has(n - 1) && !integers.has(n + 1)) h.num = null;
+    const key = h.num?.kind === 'section' ? sectionKey(h.title) : null;
+    if (!key) continue;
+    keys.set(h, key);
+    present.add(`${key.parent}|${key.last}`);
   }
+  for (const [h, key] of keys) {
+    if (key.last === 1 || present.has(`${key.parent}|${key.last - 1}`) || present.has(`${key.parent}|${key.last + 1}`)) continue;
+    h.num = null;
+  }
+  // A table continued over pages repeats its title ("Table G.1—continued", "Revenues (continued)"):
+  // the continuation opens no section.
+  heads = heads.filter((h) => !CONTINUED.test(h.title));
   const rank = (h: Head) => styleRank(h.first.size, h.num, h.first.bold, h.title);
   const cmp = compareRanks;
   // 5. title block

@@ -32,7 +32,7 @@ import { addExtractiveSummaries, DEFAULT_SUMMARY_TOKENS, SUMMARIZER_VERSION, typ
 export type { TreeChoice };
 
 /** Bumped when what the PDF worker extracts changes shape or content. */
-export const EXTRACTION_VERSION = 'x3';
+export const EXTRACTION_VERSION = 'x4';
 
 export const DEFAULT_INGEST_DIR = '.treebench/ingest';
 

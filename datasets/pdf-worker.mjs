@@ -13,13 +13,15 @@
 //
 // Protocol: in { id, file }; out { id, ok: true, pageCount, pages, sizes, fonts, outline,
 // outlineCutAt? } where pages[i] is a list of [str, hasEOL, x, y, width, height, font, size] text
-// items (font: an index into fonts, a list of [name, bold]; size: the font size from the text
+// items (font: an index into fonts, a list of [name, bold, descriptor?] where the descriptor is
+// { flags?, fontWeight?, stemV? } when the file has one for that name; size: the font size from the text
 // matrix), sizes[i] is the page's [width, height], outline items are { title, page (1-based or
 // null), children }, and outlineCutAt is set when bookmarks nested deeper than the worker reads;
 // or { id, ok: false, name, message }.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { parentPort } from 'node:worker_threads';
 
 const require = createRequire(import.meta.url);
@@ -77,16 +79,19 @@ const MAX_OUTLINE_DEPTH = 32;
 // Font names. Text content names fonts by a loaded id ("g_d0_f3") and a generic family
 // ("sans-serif"); the real name ("ABCDEE+Arial-BoldMT", which says bold) reaches the document's
 // common objects only when a page's operator list is built, which costs more than the page's
-// text (pdf.js draws every glyph's outline when font faces are disabled, and decodes images).
-// So after the text of every page is read, each font is resolved on the page that uses it with
-// the fewest text items (the cheapest page to build), one operator list per such page, at most
-// MAX_OPLIST_PAGES per document; fonts still unknown keep the generic family and count as not
-// bold. Most documents use a handful of fonts.
-const MAX_OPLIST_PAGES = 24;
+// text. So after the text of every page is read, each font is resolved on the page that uses it
+// with the fewest text items (the cheapest page to build), one operator list per such page, for
+// every font of the document (a long report whose pages each load their own font objects needs
+// one per page: about 5% more than reading the text). Fonts that still have no name (Type3)
+// keep the generic family.
+//
+// What a font's descriptor says about weight (/FontWeight, /Flags, /StemV) pdf.js does not pass
+// on, so descriptors are read from the file's bytes (plain objects and compressed object
+// streams), keyed by their /FontName, the name pdf.js reports.
 const BOLD_NAME = /bold|black|heavy|semibold|demi|extrabold|ultrabold|[-,]b(d|old)?$|\bbd\b/i;
 
 class Fonts {
-  list = []; // [name, bold] per font index
+  list = []; // [name, bold, descriptor?] per font index
   index = new Map(); // loaded id -> font index
   cheapest = new Map(); // loaded id -> { page, items } of the page with the fewest items using it
   family = new Map(); // loaded id -> generic family from the text content
@@ -101,13 +106,11 @@ class Fonts {
     }
   }
 
-  async resolve(doc, pages) {
+  async resolve(doc, pages, bytes) {
     const byPage = new Map();
     for (const [id, { page }] of this.cheapest) byPage.set(page, [...(byPage.get(page) ?? []), id]);
     const names = new Map();
-    let built = 0;
     for (const [pageNumber, ids] of [...byPage].sort((a, b) => a[0] - b[0])) {
-      if (built++ >= MAX_OPLIST_PAGES) break;
       try {
         const page = await doc.getPage(pageNumber);
         await page.getOperatorList();
@@ -117,13 +120,101 @@ class Fonts {
         // fonts stay generic
       }
     }
+    let descriptors = null;
     for (const [id, family] of this.family) {
       const name = names.get(id) || family;
       this.index.set(id, this.list.length);
-      this.list.push([name, BOLD_NAME.test(name.replace(/^[A-Z]{6}\+/, ''))]);
+      const base = name.replace(/^[A-Z]{6}\+/, '');
+      let desc;
+      if (names.get(id)) {
+        descriptors ??= fontDescriptors(bytes);
+        desc = descriptors.get(name) ?? descriptors.get(name.replace(/-Identity-[HV]$/, ''));
+      }
+      this.list.push(desc ? [name, BOLD_NAME.test(base), desc] : [name, BOLD_NAME.test(base)]);
     }
     for (const items of pages) for (const it of items) it[6] = this.index.get(it[6]) ?? -1;
   }
+}
+
+/**
+ * The font descriptors of a PDF, by /FontName: { flags?, fontWeight?, stemV? }. Read from the
+ * raw bytes: the dictionaries written in the clear, and those inside compressed object streams
+ * (/Type /ObjStm, Flate). A descriptor that cannot be read is simply absent.
+ */
+function fontDescriptors(bytes) {
+  const out = new Map();
+  const scan = (text) => {
+    const re = /\/Type\s*\/FontDescriptor\b/g;
+    let m;
+    while ((m = re.exec(text))) {
+      const dict = enclosingDict(text, m.index);
+      if (!dict) continue;
+      const name = dict.match(/\/FontName\s*\/([^\s/<>\[\]()%]+)/)?.[1];
+      if (!name || out.has(name)) continue;
+      const num = (key) => {
+        const v = dict.match(new RegExp(`/${key}\\s+(-?\\d+(?:\\.\\d+)?)(?![\\d.]*\\s+\\d+\\s+R)`))?.[1];
+        return v === undefined ? undefined : Number(v);
+      };
+      const desc = {};
+      for (const [key, field] of [['Flags', 'flags'], ['FontWeight', 'fontWeight'], ['StemV', 'stemV']]) {
+        const v = num(key);
+        if (v !== undefined && Number.isFinite(v)) desc[field] = v;
+      }
+      out.set(name.replace(/#([0-9a-f]{2})/gi, (_, h) => String.fromCharCode(parseInt(h, 16))), desc);
+    }
+  };
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  scan(text);
+  const objStm = /\/Type\s*\/ObjStm\b/g;
+  let m;
+  while ((m = objStm.exec(text))) {
+    const start = text.indexOf('stream', m.index);
+    if (start < 0) break;
+    let from = start + 6;
+    if (text[from] === '\r') from++;
+    if (text[from] === '\n') from++;
+    const end = text.indexOf('endstream', from);
+    if (end < 0) break;
+    try {
+      scan(zlib.inflateSync(Buffer.from(text.slice(from, end), 'latin1'), { finishFlush: zlib.constants.Z_SYNC_FLUSH }).toString('latin1'));
+    } catch {
+      // not Flate, or damaged: those descriptors stay unknown
+    }
+    objStm.lastIndex = end;
+  }
+  return out;
+}
+
+/** The `<< … >>` dictionary enclosing position `at` (nested dictionaries skipped), or null. */
+function enclosingDict(text, at) {
+  let depth = 0;
+  let open = -1;
+  for (let i = at; i > 0 && at - i < 4000; i--) {
+    if (text[i] === '>' && text[i - 1] === '>') {
+      depth++;
+      i--;
+    } else if (text[i] === '<' && text[i - 1] === '<') {
+      if (depth === 0) {
+        open = i - 1;
+        break;
+      }
+      depth--;
+      i--;
+    }
+  }
+  if (open < 0) return null;
+  depth = 0;
+  for (let i = open; i < text.length - 1 && i - open < 8000; i++) {
+    if (text[i] === '<' && text[i + 1] === '<') {
+      depth++;
+      i++;
+    } else if (text[i] === '>' && text[i + 1] === '>') {
+      depth--;
+      i++;
+      if (depth === 0) return text.slice(open, i + 1);
+    }
+  }
+  return null;
 }
 
 async function readOutline(doc, pageCount) {
@@ -163,7 +254,8 @@ async function readOutline(doc, pageCount) {
 }
 
 async function extract(file) {
-  const data = new Uint8Array(fs.readFileSync(file));
+  const bytes = fs.readFileSync(file);
+  const data = new Uint8Array(bytes); // a copy: pdf.js may take over its buffer
   const lib = await loadPdfJs();
   const task = lib.getDocument({
     data,
@@ -197,7 +289,7 @@ async function extract(file) {
       sizes.push([Math.abs(x1 - x0), Math.abs(y1 - y0)]);
       page.cleanup();
     }
-    await fonts.resolve(doc, pages);
+    await fonts.resolve(doc, pages, bytes);
     const outline = await readOutline(doc, pageCount);
     return { pageCount, pages, sizes, fonts: fonts.list, outline: outline.items, ...(outline.cutAt ? { outlineCutAt: outline.cutAt } : {}) };
   } finally {

@@ -21,6 +21,7 @@ import type { DocTree } from '../harness/types.ts';
 import { DataError } from './errors.ts';
 import { inputFileProblem } from '../harness/files/inputFile.ts';
 import { buildPdfTree, type TreeBuildOptions } from './treeBuild/build.ts';
+import { heavierThanBody, type FontDescriptorInfo } from './treeBuild/fontWeight.ts';
 import type { LayoutLine, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
 
 export type { LayoutLine, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
@@ -31,8 +32,11 @@ export type { LayoutLine, OutlineItem, PageLayout, PdfContent } from './treeBuil
  */
 export type TextItem = [str: string, hasEOL: boolean, x: number, y: number, width: number, height: number, font?: number, size?: number];
 
-/** A font as the worker names it: [name (e.g. "ABCDEE+Arial-BoldMT"), bold (from the name)]. */
-export type FontInfo = [name: string, bold: boolean];
+/**
+ * A font as the worker names it: [name (e.g. "ABCDEE+Arial-BoldMT"), bold (its name says
+ * bold), what its descriptor says about weight, when the file has one].
+ */
+export type FontInfo = [name: string, bold: boolean, desc?: FontDescriptorInfo];
 
 interface WorkerReply {
   id: number;
@@ -222,7 +226,7 @@ async function extract(file: string): Promise<PdfContent> {
     if (reply.name === 'PasswordException') throw new DataError('the PDF is encrypted and needs a password; treebench cannot read it', { file });
     throw new DataError(`not a readable PDF (${reply.message ?? reply.name ?? 'unknown error'})`, { file });
   }
-  const fonts = reply.fonts ?? [];
+  const fonts = documentFonts(reply.fonts ?? [], reply.pages!);
   const pages: string[] = [];
   const layout: PageLayout[] = [];
   reply.pages!.forEach((items, i) => {
@@ -252,16 +256,31 @@ export function pageText(items: TextItem[]): string {
  * the font carrying most of the line's characters.
  */
 export function pageLayout(items: TextItem[], fonts: FontInfo[], width: number, height: number): PageLayout {
-  return layoutOf(assembleLines(items), fonts, width, height);
+  return layoutOf(assembleLines(items), documentFonts(fonts, [items]), width, height);
 }
 
-function layoutOf(raw: RawLine[], fonts: FontInfo[], width: number, height: number): PageLayout {
+interface DocFont {
+  name: string;
+  weight: number;
+  /** Heavier than the body font (fontWeight.ts). */
+  bold: boolean;
+}
+
+/** Each font's weight and whether it is heavier than the body font (the one carrying most characters). */
+function documentFonts(fonts: FontInfo[], pages: TextItem[][]): DocFont[] {
+  const chars = fonts.map(() => 0);
+  for (const items of pages) for (const it of items) if (it[6] !== undefined && it[6] >= 0 && it[6] < chars.length) chars[it[6]] += it[0].trim().length;
+  const { weights, bold } = heavierThanBody(fonts.map((f) => ({ name: f[0], desc: f[2] })), chars);
+  return fonts.map((f, i) => ({ name: f[0], weight: weights[i], bold: bold[i] }));
+}
+
+function layoutOf(raw: RawLine[], fonts: DocFont[], width: number, height: number): PageLayout {
   const lines: LayoutLine[] = [];
   for (const l of raw) {
     const text = l.text.replace(/[\t \u00a0]+/g, ' ').trim();
     if (text === '') continue;
     const f = fonts[l.font];
-    lines.push({ text, x: round(l.x), y: round(l.y), size: round(l.size), font: f?.[0] ?? '', bold: f?.[1] ?? false });
+    lines.push({ text, x: round(l.x), y: round(l.y), size: round(l.size), font: f?.name ?? '', bold: f?.bold ?? false, weight: f?.weight ?? 400 });
   }
   return { width: round(width), height: round(height), lines };
 }

@@ -118,14 +118,14 @@ async function cmdInspect(a: { target: string; format: 'text' | 'json'; source: 
 }
 
 /** The reference tree: a PDF's bookmarks, or a tree file (PageIndex `*_structure.json` or native). */
-async function referenceTree(ref: string): Promise<{ nodes: TreeNode[]; what: string }> {
+async function referenceTree(ref: string): Promise<{ nodes: TreeNode[]; what: string; pages?: string[] }> {
   if (!exists(ref)) throw new UsageError(`--reference ${ref}: no such file`);
   if (/\.pdf$/i.test(ref)) {
     const content = await readPdf(ref);
     if (!content.outline?.length) throw new UsageError(`--reference ${ref}: the PDF has no outline (bookmarks) to compare with; give a tree file instead`);
     const { doc, report } = buildPdfTree(content, { docId: stem(ref), tree: 'outline' });
     if (report.source !== 'outline') throw new UsageError(`--reference ${ref}: its outline is not usable as a reference (${report.reason})`);
-    return { nodes: doc.nodes, what: `${ref} (bookmarks)` };
+    return { nodes: doc.nodes, what: `${ref} (bookmarks)`, pages: content.pages };
   }
   const { docs, format } = readTreeFile(ref);
   if (docs.length !== 1) throw new UsageError(`--reference ${ref}: holds ${docs.length} documents; give one tree`);
@@ -146,6 +146,11 @@ export function formatComparison(c: TreeComparison, label: { built: string; refe
     ...rows.map(line),
     `precision ${fixed(c.precision)} (built nodes whose title matches a reference node)`,
     `top two levels, title matched and start page exact: recall ${fixed(c.top2ExactRecall)} (within one page: ${fixed(c.top2Within1Recall)})`,
+    ...(c.fair
+      ? [
+          `fair: recall ${fixed(c.fair.exactRecall)} (within one page: ${fixed(c.fair.within1Recall)}) over the ${c.fair.printed} top-two-level reference entries printed on their page; precision ${fixed(c.fair.precisionTop2)} over the built tree's top two levels (${c.fair.builtTop2} nodes, groups looked through)`,
+        ]
+      : []),
     'recall per level counts reference nodes; "start exact" and "start ±1" count those whose title matched and whose start page agrees',
   ].join('\n');
 }
@@ -158,7 +163,9 @@ async function cmdCompare(a: { built: string; reference: string; format: 'text' 
     : await treesOf(a.built, { source: 'auto', ignoreOutline: true, cache: a.cache, quiet: a.quiet }, warnings);
   if (built.length !== 1) throw new UsageError(`${a.built}: holds ${built.length} documents; compare one tree at a time`);
   const ref = await referenceTree(a.reference);
-  const c = compareTrees(built[0].nodes, ref.nodes);
+  // The fair figures need the page texts: the built document's, or the reference PDF's.
+  const pages = built[0].pages?.length ? built[0].pages : ref.pages;
+  const c = compareTrees(built[0].nodes, ref.nodes, pages ? { pages } : {});
   process.stdout.write(a.format === 'json' ? JSON.stringify({ built: a.built, reference: a.reference, ...c }, null, 2) + '\n' : formatComparison(c, { built: a.built, reference: ref.what }) + '\n');
   for (const w of warnings) process.stderr.write(`warning: ${forTerminal(w)}\n`);
   return 0;

@@ -6,7 +6,8 @@
 // (so a parent's own text is its heading and introduction, never its children's text); pages
 // run from the heading's page to the page before the next heading at the same or a higher
 // level, or to that heading's page when it starts mid-page (text above it on that page belongs
-// to this node): neighbours then share that one boundary page and nothing else. Text before the
+// to this node): neighbours then share that one boundary page and nothing else; a parent's
+// range reaches at least to its last child's end. Text before the
 // first heading becomes a "Front matter" node. Ids are pre-order `0001`, `0002`, ...
 import type { TreeNode } from '../../harness/types.ts';
 
@@ -73,16 +74,18 @@ export function assembleTree(headings: Heading[], pages: string[]): TreeNode[] {
     (parent ? parent.node.children : roots).push(node);
     stack.push({ node, level: h.level });
   });
-  // A parent's range covers its children's (a child found later than the parent's next sibling
-  // cannot happen in reading order, but clamp anyway so the invariants hold).
-  const clamp = (list: TreeNode[], lo: number, hi: number) => {
+  // A parent ends where its last child ends: a child whose heading opens the page on which the
+  // parent's next sibling also starts (both at the top of page P) ends on P, and so does its
+  // parent, sharing that page with the next sibling. Start pages are never moved.
+  const extend = (list: TreeNode[]) => {
     for (const n of list) {
-      n.pages = [Math.max(lo, Math.min(n.pages![0], hi)), Math.max(lo, Math.min(n.pages![1], hi))];
-      if (n.pages[1] < n.pages[0]) n.pages[1] = n.pages[0];
-      clamp(n.children, n.pages[0], n.pages[1]);
+      extend(n.children);
+      const last = n.children[n.children.length - 1];
+      if (last) n.pages = [n.pages![0], Math.max(n.pages![1], last.pages![1])];
+      n.pages = [n.pages![0], Math.min(Math.max(n.pages![1], n.pages![0]), pageCount)];
     }
   };
-  clamp(roots, 1, pageCount);
+  extend(roots);
   numberNodes(roots);
   return roots;
 }

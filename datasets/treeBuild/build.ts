@@ -19,7 +19,7 @@ import { pagesTree } from './pages.ts';
 import { findToc, locateToc, tocLikeSpans } from './toc.ts';
 
 /** Bump whenever the trees built for the same content change (caches key on it). */
-export const TREE_BUILDER_VERSION = '3';
+export const TREE_BUILDER_VERSION = '4';
 
 export type TreeSource = 'outline' | 'toc' | 'layout' | 'pages';
 export type TreeChoice = 'auto' | TreeSource;

@@ -14,6 +14,13 @@
 // the start page agreeing exactly or within one page. Precision = built nodes matched / built
 // nodes. The headline is the recall of the top two reference levels counting a node only when
 // its title matched AND its start page is exact, with the precision beside it.
+//
+// Those are the strict figures. The fair ones judge what a builder reading the pages can do:
+// recall over the top-two-level reference entries whose title is printed on their start page
+// (a bookmark named "Press Release Footnotes" that no page prints cannot be found from the
+// text), and precision over the built tree's top two levels only (subheadings below them help
+// navigation and count against no one; groups the builder made — page runs, "Sections 2.1–2.9",
+// "Front matter" — are looked through, their children taking their level). `&` reads as "and".
 import type { TreeNode } from '../../harness/types.ts';
 import { normText, numbering } from './text.ts';
 
@@ -42,11 +49,27 @@ export interface TreeComparison {
   /** The headline: top-two-level recall with title matched and start page exact. */
   top2ExactRecall: number;
   top2Within1Recall: number;
+  /** The fair figures (see the module comment); present when the page texts were given. */
+  fair?: FairAgreement;
+}
+
+export interface FairAgreement {
+  /** Top-two-level reference entries whose title is printed on their start page. */
+  printed: number;
+  /** Of those, matched with the start page exact / within one page, over `printed`. */
+  exactRecall: number;
+  within1Recall: number;
+  /** Built nodes in the top two levels (groups looked through). */
+  builtTop2: number;
+  /** Of those, matched to a reference node, over `builtTop2`. */
+  precisionTop2: number;
+  /** The unmatched ones, "title @page" (what lowers the precision). */
+  unmatchedTop2: string[];
 }
 
 /** A title reduced for comparison (see the module comment). */
 export function normalizeTitle(title: string): string {
-  let t = title.trim().replace(/(\s*[.·…_]{2,}\s*|\s+)(\d{1,4})$/, '');
+  let t = title.trim().replace(/\s*&\s*/g, ' and ').replace(/(\s*[.·…_]{2,}\s*|\s+)(\d{1,4})$/, '');
   // parenthetical qualifiers and footnote marks: "(unaudited)", "(in millions)", "(4)"
   const bare = t.replace(/\s*\([^()]*\)/g, ' ').trim();
   if (/\p{L}/u.test(bare)) t = bare;
@@ -90,7 +113,44 @@ function flatten(nodes: TreeNode[]): Flat[] {
 
 const start = (n: TreeNode) => n.pages?.[0] ?? null;
 
-export function compareTrees(built: TreeNode[], reference: TreeNode[]): TreeComparison {
+/** Letters and digits only, `&` as "and": a title's words found in a page's text whatever the line breaks and spacing. */
+const squash = (s: string) => normText(s.replace(/&/g, ' and ')).replace(/ /g, '');
+
+/** Whether a reference entry's title is printed on the page it points to. */
+function printedOn(title: string, page: string | undefined, squashed: Map<string, string>): boolean {
+  if (page === undefined) return false;
+  let text = squashed.get(page);
+  if (text === undefined) squashed.set(page, (text = squash(page)));
+  const t = normalizeTitle(title).replace(/ /g, '');
+  return t.length > 0 && text.includes(t);
+}
+
+/** The built nodes of the top two levels, groups (no text of their own, or "Front matter") looked through. */
+function builtTop2(built: TreeNode[], flat: Flat[]): number[] {
+  const hasText = flat.some((f) => f.node.text !== undefined);
+  const index = new Map(flat.map((f) => [f.node, f.index]));
+  const out: number[] = [];
+  const walk = (list: TreeNode[], level: number) => {
+    for (const n of list) {
+      const isGroup = n.title === 'Front matter' || (hasText && n.text === undefined && n.children.length > 0);
+      if (isGroup) {
+        walk(n.children, level);
+        continue;
+      }
+      if (level > 2) continue;
+      out.push(index.get(n)!);
+      walk(n.children, level + 1);
+    }
+  };
+  walk(built, 1);
+  return out;
+}
+
+/**
+ * Agreement of a built tree with a reference tree. With `pages` (the document's page texts,
+ * index 0 = page 1) the fair figures are added.
+ */
+export function compareTrees(built: TreeNode[], reference: TreeNode[], opts: { pages?: readonly string[] } = {}): TreeComparison {
   const B = flatten(built);
   const R = flatten(reference);
   const pairs: { r: number; b: number; gap: number }[] = [];
@@ -129,7 +189,7 @@ export function compareTrees(built: TreeNode[], reference: TreeNode[]): TreeComp
   for (let l = 1; l <= maxLevel; l++) levels.push(agreement(l, R.filter((r) => r.level === l)));
   const top2 = agreement('top2', R.filter((r) => r.level <= 2));
   levels.push(top2, agreement('all', R));
-  return {
+  const out: TreeComparison = {
     levels,
     builtNodes: B.length,
     referenceNodes: R.length,
@@ -137,4 +197,14 @@ export function compareTrees(built: TreeNode[], reference: TreeNode[]): TreeComp
     top2ExactRecall: top2.exactRecall,
     top2Within1Recall: top2.within1Recall,
   };
+  if (opts.pages) {
+    const squashed = new Map<string, string>();
+    const pages = opts.pages;
+    const printed = R.filter((r) => r.level <= 2 && start(r.node) !== null && printedOn(r.node.title, pages[start(r.node)! - 1], squashed));
+    const p = agreement('top2', printed);
+    const top = builtTop2(built, B);
+    const hit = top.filter((i) => usedBuilt.has(i)).length;
+    out.fair = { printed: printed.length, exactRecall: p.exactRecall, within1Recall: p.within1Recall, builtTop2: top.length, precisionTop2: top.length ? hit / top.length : 0, unmatchedTop2: top.filter((i) => !usedBuilt.has(i)).map((i) => `${B[i].node.title} @${start(B[i].node)}`) };
+  }
+  return out;
 }

@@ -20,7 +20,9 @@
 //    next line mostly figures) unless it opens its page, must have no cell (up to 4 words, or
 //    mostly figures) beside it on its row, and, unless in capitals or centred, must start in
 //    the left 40% of the page (table cells and column headers); no line holding two or more
-//    figures is a heading. A style (size, bold) at body size where fewer than 10% of the lines
+//    figures is a heading; nor is a line inside a table of figures (between its first and last
+//    rows of two figures or more, no prose between them: tableInterior), unless much larger
+//    than the body. A style (size, bold) at body size where fewer than 10% of the lines
 //    are candidates is a table or emphasis style, unless the line is numbered or in capitals.
 // 4. A heading continued on the next line in the same style (close below it, not numbered or
 //    parenthesised itself) is one heading. An unnumbered title printed as a heading on three
@@ -39,7 +41,7 @@
 //    heading under the nearest earlier heading of a strictly better rank.
 import type { PdfContent } from './types.ts';
 import type { Heading } from './assemble.ts';
-import { compareRanks, digitShare, isCaps, isPageNumberLine, normText, numbering, pageLines, runningLines, sizeBucket, styleRank, type Line, type Numbering } from './text.ts';
+import { compareRanks, digitShare, isCaps, isPageNumberLine, normText, numbering, pageLines, runningLines, sectionKey, sizeBucket, styleRank, type Line, type Numbering } from './text.ts';
 
 export interface LayoutOptions {
   /** Pages to ignore (e.g. the printed table of contents). */
@@ -62,6 +64,9 @@ const PAGE_TITLE_LINES = 3;
 /** Units and audit notes under a statement's title say nothing about its content. */
 const UNITS = /^(?:(?:amounts |dollars |figures )?in (?:millions|thousands|billions)|unaudited|audited)\b/i;
 
+/** A title that says it continues one printed before. */
+const CONTINUED = /(?:^|[\s—–(\[-])continued\s*[)\]]?\s*[.:]?$/i;
+
 const isItalic = (l: Line) => /ital|oblique/i.test(l.font);
 
 interface Head {
@@ -70,6 +75,48 @@ interface Head {
   title: string;
   num: Numbering | null;
   line: number;
+}
+
+/** Tokens that are figures: amounts, percentages, years, "(62)", "$", "~$7,255", "—". */
+const FIGURE = /^[~(]?[$€£]?[(]?\d[\d,.]*%?[)]?$|^[$€£%—–-]$|^\(?\d+\)?%?$/;
+/** Fewer lines than this between two figure rows keep them in one table. */
+const TABLE_GAP = 2;
+const MIN_TABLE_ROWS = 3;
+
+/** A table row: two figures or more, making at least 40% of its words. */
+function figureRow(l: Line): boolean {
+  const words = l.text.trim().split(/\s+/);
+  const figures = words.filter((w) => FIGURE.test(w)).length;
+  return figures >= 2 && figures >= 0.4 * words.length;
+}
+
+/**
+ * The lines (indices into the page) strictly inside a table of figures: between its first and
+ * last figure rows, where figure rows follow each other with at most TABLE_GAP other lines
+ * between them and no prose line (`prose`) among those; a table has at least MIN_TABLE_ROWS
+ * figure rows. Its label rows ("Aerospace and Defense", "Products") and the column headers
+ * under its first row of years are cells, not headings.
+ */
+export function tableInterior(page: Line[], prose: (l: Line) => boolean): Set<number> {
+  const inside = new Set<number>();
+  let first = -1;
+  let last = -1;
+  let rows = 0;
+  const close = () => {
+    if (rows >= MIN_TABLE_ROWS) for (let k = first + 1; k < last; k++) inside.add(k);
+    first = last = -1;
+    rows = 0;
+  };
+  page.forEach((l, i) => {
+    if (figureRow(l)) {
+      if (first >= 0 && i - last - 1 > TABLE_GAP) close();
+      if (first < 0) first = i;
+      last = i;
+      rows++;
+    } else if (first >= 0 && (prose(l) || i - last > TABLE_GAP)) close();
+  });
+  close();
+  return inside;
 }
 
 export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): Heading[] {
@@ -136,9 +183,12 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
   const cands: Line[] = [];
   for (const page of lines) {
     if (!page.length || opts.skipPages?.has(page[0].page)) continue;
+    const inTable = tableInterior(page, prose);
     page.forEach((l, i) => {
       styleAll.set(styleKey(l), (styleAll.get(styleKey(l)) ?? 0) + 1);
       if (!candidate(l)) return;
+      // 3a. a label row or column header inside a table of figures is no heading
+      if (inTable.has(i) && !(hasLayout && l.size >= body * 1.3)) return;
       const span = opts.skipSpans?.get(l.page);
       if (span && l.k >= span[0] && l.k <= span[1]) return;
       // 3. guards at body size
@@ -227,14 +277,25 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
       if (own.length) h.title = `${h.title} – ${own.join(', ')}`;
     });
   }
-  // A bare integer is a section number only within a run ("1 Scope", "2 Terms"): "13 Weeks
-  // Ended" or "52 Weeks Ended" above table columns are not sections 13 and 52.
-  const integers = new Set(heads.filter((h) => h.num?.kind === 'section' && /^\d+\.?\s/.test(h.title)).map((h) => parseInt(h.title, 10)));
+  // Numbering must progress in sequence: a section number ("2", "2.3", "A.1", "Appendix B",
+  // "IV.") counts as one only when it is the first of its level (1, A, I) or its predecessor or
+  // successor under the same parent is printed as a heading too — "13 Weeks Ended" or "52 Weeks
+  // Ended" above table columns are not sections 13 and 52, nor is "3.5 Million Members" a 3.5.
+  const keys = new Map<Head, { parent: string; last: number }>();
+  const present = new Set<string>();
   for (const h of heads) {
-    if (h.num?.kind !== 'section' || !/^\d+\.?\s/.test(h.title)) continue;
-    const n = parseInt(h.title, 10);
-    if (n !== 1 && !integers.has(n - 1) && !integers.has(n + 1)) h.num = null;
+    const key = h.num?.kind === 'section' ? sectionKey(h.title) : null;
+    if (!key) continue;
+    keys.set(h, key);
+    present.add(`${key.parent}|${key.last}`);
   }
+  for (const [h, key] of keys) {
+    if (key.last === 1 || present.has(`${key.parent}|${key.last - 1}`) || present.has(`${key.parent}|${key.last + 1}`)) continue;
+    h.num = null;
+  }
+  // A table continued over pages repeats its title ("Table G.1—continued", "Revenues (continued)"):
+  // the continuation opens no section.
+  heads = heads.filter((h) => !CONTINUED.test(h.title));
   const rank = (h: Head) => styleRank(h.first.size, h.num, h.first.bold, h.title);
   const cmp = compareRanks;
   // 5. title block

@@ -67,7 +67,7 @@ export function normText(s: string): string {
 
 /** A numbering prefix and what it says about depth. */
 export interface Numbering {
-  /** part > chapter > item > section (1.2.3, I., A.) > note; `depth` orders sections. */
+  /** part > chapter > item > section (1.2.3, A.1, I., A., Appendix B) > note; `depth` orders sections. */
   kind: 'part' | 'chapter' | 'item' | 'section' | 'note';
   depth: number;
   /** The title without the prefix (may be empty: "Item 7." alone). */
@@ -83,9 +83,13 @@ const NUMBERING: [RegExp, (m: RegExpMatchArray) => Omit<Numbering, 'rest'>][] = 
   [new RegExp(`^part\\s+(${ROMAN}|[A-Z]|\\d{1,2})\\b[.:—–-]?\\s*`, 'i'), () => ({ kind: 'part', depth: 0 })],
   [/^(chapter|book|volume)\s+(\d{1,3}|[IVXLC]{1,6})\b[.:—–-]?\s*/i, () => ({ kind: 'chapter', depth: 0 })],
   [/^item\s+\d{1,2}[a-z]?\b[.:—–-]?\s*/i, () => ({ kind: 'item', depth: 0 })],
-  [/^(note|schedule|appendix|annex|exhibit)\s+([a-z]|\d{1,3}(\.\d+)?)\b[.:—–-]?\s*/i, () => ({ kind: 'note', depth: 0 })],
+  // An appendix is a top-level section of its own (its "A.1" subsections nest under it), not a note.
+  [/^(appendix|annex)\s+([a-z]|\d{1,3}|[IVXLC]{1,6})\b[.:—–-]?\s*/i, () => ({ kind: 'section', depth: 1 })],
+  [/^(note|schedule|exhibit)\s+([a-z]|\d{1,3}(\.\d+)?)\b[.:—–-]?\s*/i, () => ({ kind: 'note', depth: 0 })],
   [/^(section|article)\s+\d{1,3}(\.\d{1,3})*\b[.:—–-]?\s*/i, () => ({ kind: 'section', depth: 1 })],
   [/^(\d{1,3}(?:\.\d{1,3}){0,4})\.?\s+(?=\p{L})/u, (m) => ({ kind: 'section', depth: m[1].split('.').length })],
+  // appendix numbering: "A.1 Proofs", "B.2.3 Details" (a letter, then numbers)
+  [/^([A-Z](?:\.\d{1,3}){1,4})\.?\s+(?=\p{L})/u, (m) => ({ kind: 'section', depth: m[1].split('.').length })],
   [/^(\d{1,3}(?:\.\d{1,3}){1,4})\s+(?=\S)/u, (m) => ({ kind: 'section', depth: m[1].split('.').length })], // "2.7 100 workout modes"
   // "IV. RESULTS" (roman, depth 1) versus "C. Methods" (a letter, depth 2): a lone letter that
   // could be either is roman only before a title in capitals.
@@ -93,13 +97,42 @@ const NUMBERING: [RegExp, (m: RegExpMatchArray) => Omit<Numbering, 'rest'>][] = 
   [/^([A-Z])\.\s+(?=\p{Lu})/u, () => ({ kind: 'section', depth: 2 })],
 ];
 
-/** The numbering prefix of a heading ("PART II", "Item 7A.", "Note 12 –", "1.2.3", "IV.", "B."), or null. */
+/** The numbering prefix of a heading ("PART II", "Item 7A.", "Note 12 –", "1.2.3", "A.1", "Appendix B", "IV.", "B."), or null. */
 export function numbering(title: string): Numbering | null {
   const t = title.trim();
   for (const [re, f] of NUMBERING) {
     const m = t.match(re);
     if (m) return { ...f(m), rest: t.slice(m[0].length).trim() };
   }
+  return null;
+}
+
+const romanValue = (r: string): number => {
+  const v: Record<string, number> = { I: 1, V: 5, X: 10, L: 50, C: 100 };
+  let n = 0;
+  for (let i = 0; i < r.length; i++) n += v[r[i]] < (v[r[i + 1]] ?? 0) ? -v[r[i]] : v[r[i]];
+  return n;
+};
+
+/**
+ * A section number as a sequence position: its parent ("2" of "2.3", "A" of "A.1", "" for a
+ * top-level number, with a marker for its kind of numbering) and its last part as a number
+ * ("3", "C" = 3, "IV" = 4). Null when the title has no section number. Sequence checks ask
+ * whether a heading's predecessor or successor (or its first sibling) is printed too.
+ */
+export function sectionKey(title: string): { parent: string; last: number } | null {
+  const t = title.trim();
+  let m = t.match(/^(?:appendix|annex)\s+([A-Z]|\d{1,3})\b/i);
+  if (m) return /\d/.test(m[1]) ? { parent: 'app#', last: Number(m[1]) } : { parent: 'app', last: m[1].toUpperCase().charCodeAt(0) - 64 };
+  m = t.match(/^((?:\d{1,3}|[A-Z])(?:\.\d{1,3}){0,4})\.?\s+(?=\p{L})/u) ?? t.match(/^(\d{1,3}(?:\.\d{1,3}){1,4})\s/);
+  if (m && numbering(t)?.kind === 'section') {
+    const parts = m[1].split('.');
+    const last = parts[parts.length - 1];
+    const parent = parts.length === 1 ? (/\d/.test(last) ? '#' : 'A') : parts.slice(0, -1).join('.');
+    return { parent, last: /\d/.test(last) ? Number(last) : last.charCodeAt(0) - 64 };
+  }
+  m = t.match(new RegExp(`^(${ROMAN})\\.\\s`));
+  if (m) return { parent: 'I', last: romanValue(m[1]) };
   return null;
 }
 

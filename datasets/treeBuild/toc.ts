@@ -28,8 +28,11 @@
 //    found on exactly one page by its best kind of match gives an offset (physical − printed).
 //    Each entry then takes, within MAX_DRIFT pages of its printed number plus the median offset
 //    of its nearest confidently located neighbours (so each part of a filing keeps its own
-//    offset), the match of the best kind closest to that page. Located pages must not go backwards in TOC order. An
-//    entry found nowhere near is unlocated: reported, not guessed, and left out of the tree.
+//    offset), the match of the best kind closest to that page. An entry found nowhere near is
+//    unlocated: reported, not guessed, and left out of the tree. Entries need not be in page
+//    order (a contents may list Part II before Part I's notes): those in the longest run going
+//    forward in TOC order are kept, and each other one on its own evidence (its title printed
+//    as a heading, not a loose form); the tree nests them in page order.
 //    Group entries are placed last to first: "PART I" starts where its first item group does.
 // 5. The TOC pages become a node of their own, titled by their heading ("Contents").
 import type { PdfContent } from './types.ts';
@@ -301,6 +304,35 @@ function levels(raw: RawEntry[]): TocEntry[] {
   });
 }
 
+/**
+ * The indices of the longest non-decreasing subsequence of the given positions (nulls skipped),
+ * the earliest such run on ties: the entries that agree with each other on page order.
+ */
+export function forwardChain(pos: (number | null)[]): Set<number> {
+  const idx = pos.map((p, i) => (p === null ? -1 : i)).filter((i) => i >= 0);
+  // patience sorting, O(n log n): tails[k] = index ending the best run of length k + 1
+  const tails: number[] = [];
+  const prev = new Map<number, number>();
+  for (const i of idx) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (pos[tails[mid]]! <= pos[i]!) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) prev.set(i, tails[lo - 1]);
+    tails[lo] = i;
+  }
+  const out = new Set<number>();
+  let k = tails.length ? tails[tails.length - 1] : undefined;
+  while (k !== undefined) {
+    out.add(k);
+    k = prev.get(k);
+  }
+  return out;
+}
+
 /** Maps TOC entries to physical pages and heading lines. */
 export function locateToc(content: PdfContent, toc: { tocPages: number[]; entries: TocEntry[] }): TocResult {
   const lines = pageLines(content);
@@ -326,6 +358,7 @@ export function locateToc(content: PdfContent, toc: { tocPages: number[]; entrie
     return s.length ? s[Math.floor((s.length - 1) / 2)] : 0;
   };
   const globalOffset = median(confident.map((c) => c.offset));
+  const quality: (number | undefined)[] = [];
   const located: ({ page: number; line: number } | null)[] = toc.entries.map((e, i) => {
     if (!found[i].length) return null;
     if (e.printed === null) return null; // groups: placed after the others
@@ -338,6 +371,7 @@ export function locateToc(content: PdfContent, toc: { tocPages: number[]; entrie
       .filter((h) => Math.abs(h.page - expected) <= MAX_DRIFT)
       .sort((a, b) => a.match.quality - b.match.quality || Math.abs(a.page - expected) - Math.abs(b.page - expected))[0];
     if (!best) return null;
+    quality[i] = best.match.quality;
     return { page: best.page, line: best.match.line.line };
   });
   // group entries ("Part II"): their own title near the next located entry, else that entry's
@@ -351,13 +385,19 @@ export function locateToc(content: PdfContent, toc: { tocPages: number[]; entrie
       .filter((h) => (h.page < next.page || (h.page === next.page && h.match.line.line <= next.line)) && h.page >= next.page - 2)
       .sort((a, b) => b.page - a.page || b.match.line.line - a.match.line.line)[0];
     located[i] = hit ? { page: hit.page, line: hit.match.line.line } : { page: next.page, line: next.line };
+    // a group takes its evidence from its own title, else from the entry it opens
+    quality[i] = hit ? hit.match.quality : quality[located.indexOf(next)];
   }
-  // never backwards
-  let last = { page: 0, line: -1 };
+  // Out of page order. A printed contents may list entries out of page order (a 10-Q that
+  // prints Part II before Part I's notes), and a wrong match may jump ahead: the entries in the
+  // longest run that goes forward in TOC order are kept; each other entry is kept on its own
+  // evidence — its title printed on the page as a heading (an exact, wrapped or short-tailed
+  // match, not a loose form) near its expected page — and dropped otherwise.
+  const order = (loc: { page: number; line: number }) => loc.page * 1e6 + loc.line;
+  const chain = forwardChain(located.map((loc) => (loc ? order(loc) : null)));
   located.forEach((loc, i) => {
-    if (!loc) return;
-    if (loc.page < last.page || (loc.page === last.page && loc.line < last.line)) located[i] = null;
-    else last = loc;
+    if (!loc || chain.has(i)) return;
+    if ((quality[i] ?? Infinity) > 2) located[i] = null;
   });
   const headings: Heading[] = [];
   const unlocated: string[] = [];

@@ -32,8 +32,10 @@ export interface LayoutLine {
   size: number;
   /** Name of the font carrying most of the line's characters ("" when unknown). */
   font: string;
-  /** That font's name says bold (Bold, Black, Heavy, Semibold, Demi). */
+  /** That font is heavier than the body font (fontWeight.ts: descriptor weight, name, stems). */
   bold: boolean;
+  /** That font's weight, 100–900 (400 when nothing says; absent in content made by hand). */
+  weight?: number;
 }
 
 /** The layout of one page: its size and its non-empty lines in reading (content-stream) order. */

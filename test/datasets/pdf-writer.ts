@@ -2,7 +2,8 @@
 // (bookmarks, nested, with explicit or named destinations). Written by hand so the tests know
 // exactly what each page says and where each bookmark points. A line is a string (Helvetica
 // 12 pt, one below the other) or a StyledLine (size, bold, left edge; placed below the previous
-// line with a gap of 1.4 times its size, or at an explicit baseline).
+// line with a gap of 1.4 times its size, or at an explicit baseline), in Helvetica or a named
+// font with an optional descriptor (weight tests).
 
 /** A line with a style, for heading detection tests. */
 export interface StyledLine {
@@ -11,6 +12,8 @@ export interface StyledLine {
   size?: number;
   /** Helvetica-Bold instead of Helvetica. */
   bold?: boolean;
+  /** Another font, by its /BaseFont name ("ABCDEE+NimbusRomNo9L-Medi"); not embedded. */
+  font?: string;
   /** Left edge (default 72). */
   x?: number;
   /** Baseline from the page bottom; default: below the previous line. */
@@ -28,8 +31,22 @@ export interface Bookmark {
 
 const esc = (s: string) => s.replace(/\\/g, '\\\\').replace(/\(/g, '\\(').replace(/\)/g, '\\)');
 
+/** What a font's descriptor says (written as a /FontDescriptor of that font). */
+export interface FontDescriptorSpec {
+  flags?: number;
+  fontWeight?: number;
+  stemV?: number;
+}
+
+export interface PdfOptions {
+  /** Descriptors for fonts named by `StyledLine.font`. */
+  descriptors?: Record<string, FontDescriptorSpec>;
+  /** Give every page its own font objects (as some producers do: one loaded font per page). */
+  fontsPerPage?: boolean;
+}
+
 /** `pages[i]` is the lines of page i + 1. */
-export function makePdf(pages: (string | StyledLine)[][], outline?: Bookmark[]): Buffer {
+export function makePdf(pages: (string | StyledLine)[][], outline?: Bookmark[], opts: PdfOptions = {}): Buffer {
   const objs: string[] = []; // objs[k] is object k + 1
   const reserve = () => objs.push('') ;
   const set = (num: number, body: string) => {
@@ -41,27 +58,52 @@ export function makePdf(pages: (string | StyledLine)[][], outline?: Bookmark[]):
   set(font, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const bold = reserve();
   set(bold, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>');
+  // Fonts beyond Helvetica and Helvetica-Bold, one object per name (and page, with fontsPerPage).
+  const extra = new Map<string, { res: string; num: number }>();
+  const fontRef = (name: string, page: number): string => {
+    if (!opts.fontsPerPage && name === 'Helvetica') return 'F1';
+    if (!opts.fontsPerPage && name === 'Helvetica-Bold') return 'F2';
+    const key = opts.fontsPerPage ? `${name}@${page}` : name;
+    let f = extra.get(key);
+    if (!f) {
+      const num = reserve();
+      const d = opts.descriptors?.[name];
+      let descRef = '';
+      if (d) {
+        const desc = reserve();
+        const fields = [d.flags !== undefined ? `/Flags ${d.flags}` : '/Flags 32', d.fontWeight !== undefined ? `/FontWeight ${d.fontWeight}` : '', d.stemV !== undefined ? `/StemV ${d.stemV}` : ''].filter(Boolean).join(' ');
+        set(desc, `<< /Type /FontDescriptor /FontName /${name} ${fields} /FontBBox [0 -200 1000 900] /ItalicAngle 0 /Ascent 718 /Descent -207 /CapHeight 718 >>`);
+        descRef = ` /FontDescriptor ${desc} 0 R`;
+      }
+      set(num, `<< /Type /Font /Subtype /Type1 /BaseFont /${name} /Encoding /WinAnsiEncoding${descRef} >>`);
+      f = { res: `F${extra.size + 3}`, num };
+      extra.set(key, f);
+    }
+    return f.res;
+  };
   const pageNums: number[] = [];
-  for (const lines of pages) {
+  for (const [pageIndex, lines] of pages.entries()) {
+    const used = new Set<string>();
     const content = reserve();
     const page = reserve();
     pageNums.push(page);
     let stream: string;
     if (lines.every((l) => typeof l === 'string')) {
       const ops = lines.map((l, i) => `${i === 0 ? '72 720 Td' : '0 -16 Td'} (${esc(l as string)}) Tj`).join('\n');
-      stream = `BT /F1 12 Tf\n${ops}\nET`;
+      stream = `BT /${fontRef('Helvetica', pageIndex)} 12 Tf\n${ops}\nET`;
     } else {
       let y = 740;
       const ops = lines.map((raw) => {
         const l: StyledLine = typeof raw === 'string' ? { text: raw } : raw;
         const size = l.size ?? 11;
         y = l.y ?? y - 1.4 * size;
-        return `BT /${l.bold ? 'F2' : 'F1'} ${size} Tf 1 0 0 1 ${l.x ?? 72} ${y.toFixed(2)} Tm (${esc(l.text)}) Tj ET`;
+        return `BT /${fontRef(l.font ?? (l.bold ? 'Helvetica-Bold' : 'Helvetica'), pageIndex)} ${size} Tf 1 0 0 1 ${l.x ?? 72} ${y.toFixed(2)} Tm (${esc(l.text)}) Tj ET`;
       });
       stream = ops.join('\n');
     }
     set(content, `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
-    set(page, `<< /Type /Page /Parent ${pagesRoot} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R >> >> /Contents ${content} 0 R >>`);
+    for (const [key, f] of extra) if (!opts.fontsPerPage || key.endsWith(`@${pageIndex}`)) used.add(`/${f.res} ${f.num} 0 R`);
+    set(page, `<< /Type /Page /Parent ${pagesRoot} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R ${[...used].join(' ')} >> >> /Contents ${content} 0 R >>`);
   }
   set(pagesRoot, `<< /Type /Pages /Kids [${pageNums.map((n) => `${n} 0 R`).join(' ')}] /Count ${pageNums.length} >>`);
 

@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { TreeNode } from '../../../harness/types.ts';
 import { readPdf, type PdfContent } from '../../../datasets/pdf.ts';
 import { tmpFiles } from '../helpers.ts';
-import { makePdf, type Bookmark, type StyledLine } from '../pdf-writer.ts';
+import { makePdf, type Bookmark, type PdfOptions, type StyledLine } from '../pdf-writer.ts';
 
-export async function pdfContent(pages: (string | StyledLine)[][], outline?: Bookmark[]): Promise<PdfContent> {
+export async function pdfContent(pages: (string | StyledLine)[][], outline?: Bookmark[], opts?: PdfOptions): Promise<PdfContent> {
   const file = path.join(tmpFiles({}), 'doc.pdf');
-  fs.writeFileSync(file, makePdf(pages, outline));
+  fs.writeFileSync(file, makePdf(pages, outline, opts));
   return readPdf(file);
 }
 

@@ -27,7 +27,7 @@ export function sourceFiles(root) {
 /** Whether the compiled JavaScript is at least as new as every TypeScript source (`npm run build`). */
 export function buildIsCurrent(root) {
   const stamp = join(root, '.build-stamp');
-  if (!existsSync(join(root, 'cli', 'main.js')) || !existsSync(stamp)) return false;
+  if (!existsSync(join(root, 'dist', 'main.js')) || !existsSync(join(root, 'cli', 'main.js')) || !existsSync(stamp)) return false;
   const built = statSync(stamp).mtimeMs;
   for (const f of sourceFiles(root)) {
     if (f.endsWith('.ts') && !f.endsWith('.d.ts') && statSync(join(root, f)).mtimeMs > built) return false;

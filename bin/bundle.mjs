@@ -48,6 +48,44 @@ function importMetaUrlOfSource(root, outDir) {
   };
 }
 
+/**
+ * yargs renders its whole help text at every start (to cache it), measuring each line with
+ * string-width, whose module builds an Intl.Segmenter when it loads and whose first call
+ * compiles an emoji regex: some 100 ms of a start spent on lines of plain text, one column per
+ * character. Each import of string-width gets a wrapper that answers for such text itself and loads (require: esbuild then evaluates it lazily) and asks the real module,
+ * the very one the importer resolved, for anything else.
+ */
+function plainStringWidth() {
+  return {
+    name: 'plain-string-width',
+    setup(b) {
+      b.onResolve({ filter: /^string-width$/ }, async (args) => {
+        if (args.kind !== 'import-statement' || args.pluginData?.real) return undefined;
+        const real = await b.resolve('string-width', { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { real: true } });
+        if (real.errors.length) return { errors: real.errors };
+        return { path: real.path, namespace: 'plain-string-width' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'plain-string-width' }, (args) => ({
+        contents: [
+          // Printable ASCII, Latin-1 and the general punctuation up to U+205E (dashes, quotes,
+          // the ellipsis): one column each, those of ambiguous East Asian width too unless the
+          // caller asks otherwise. Not the soft hyphen nor the zero-width marks U+200B–U+200F and
+          // U+2028–U+202F (no width), nor © ® ‼ ⁉ (emoji: two columns).
+          'const ONE_COLUMN = /^[\\x20-\\x7e\\xa0-\\xa8\\xaa-\\xac\\xaf-\\xff\\u2010-\\u2027\\u2030-\\u203b\\u203d-\\u2048\\u204a-\\u205e]*$/;',
+          'let real;',
+          'export default function stringWidth(string, options) {',
+          "  if (typeof string === 'string' && options?.ambiguousIsNarrow !== false && ONE_COLUMN.test(string)) return string.length;",
+          `  real ??= require(${JSON.stringify(args.path)}).default;`,
+          '  return real(string, options);',
+          '}',
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      }));
+    },
+  };
+}
+
 /** Builds dist/ from cli/main.ts (removing an earlier bundle first). */
 export async function bundleCli(root) {
   const outDir = join(root, BUNDLE_DIR);
@@ -74,7 +112,7 @@ export async function bundleCli(root) {
       ].join('\n'),
     },
     define: { __filename: '__treebenchFilename', __dirname: '__treebenchDirname' },
-    plugins: [importMetaUrlOfSource(root, outDir)],
+    plugins: [plainStringWidth(), importMetaUrlOfSource(root, outDir)],
     // Readable stacks for bug reports: names kept, no minifying.
     logLevel: 'warning',
     legalComments: 'none',

@@ -5,8 +5,9 @@
 // the commit is read from the repository's own files (HEAD, the branch's ref or packed-refs, a
 // worktree's gitdir), and the dirty flag from the build stamp (`npm run build` records the
 // commit and `git status` of the sources it built) when the running code is that build of that
-// commit. Only code run from its TypeScript sources (tests, tsx), or a build whose commit is no
-// longer HEAD, asks `git status`, once per process. The repository must be treebench's own
+// commit; a build whose commit is no longer HEAD (committed after building) leaves it unknown
+// (null) rather than start git. Only code run from its TypeScript sources (tests, tsx) asks
+// `git status`, once per process. The repository must be treebench's own
 // (`.git` in the package root): an installed copy inside a user's project records no commit
 // rather than the project's.
 import { execFileSync } from 'node:child_process';
@@ -86,8 +87,11 @@ export function codeVersion(root: string, compiled: boolean): RunManifest['code'
   const commit = headCommit(root);
   let dirty: boolean | null = null;
   if (commit) {
-    const stamp = compiled ? buildStamp(root) : null;
-    dirty = stamp && stamp.commit === commit && stamp.dirty !== null ? stamp.dirty : gitStatusDirty(root);
+    if (!compiled) dirty = gitStatusDirty(root);
+    else {
+      const stamp = buildStamp(root);
+      dirty = stamp && stamp.commit === commit ? stamp.dirty : null;
+    }
   }
   const code = { version: pkg.version, commit, dirty, node: process.version };
   cache.set(key, code);

@@ -49,7 +49,7 @@ describe('headCommit', () => {
 });
 
 describe('codeVersion', () => {
-  it('takes the dirty flag from the build stamp of the same commit, else from git status', () => {
+  it('takes the dirty flag from the build stamp of the same commit, from git status for sources', () => {
     const dir = repo();
     const commit = headCommit(dir)!;
     // The tree is clean; a stamp saying otherwise shows the stamp was read, not git.
@@ -61,8 +61,9 @@ describe('codeVersion', () => {
     const other = repo();
     writeFileSync(join(other, '.build-stamp'), JSON.stringify({ builtAt: 'x', commit: 'f'.repeat(40), dirty: false }));
     writeFileSync(join(other, 'package.json'), JSON.stringify({ name: 'x', version: '9.8.7', edited: true }));
-    // A stamp of another commit is not trusted: git status says the tree is dirty.
-    expect(codeVersion(other, true).dirty).toBe(true);
+    // A stamp of another commit does not describe HEAD: unknown for the build, git status for the sources.
+    expect(codeVersion(other, true).dirty).toBeNull();
+    expect(codeVersion(other, false).dirty).toBe(true);
     const plain = mkdtempSync(join(tmpdir(), 'treebench-nogit-'));
     writeFileSync(join(plain, 'package.json'), JSON.stringify({ name: 'x', version: '1.0.0' }));
     expect(codeVersion(plain, true)).toMatchObject({ version: '1.0.0', commit: null, dirty: null });

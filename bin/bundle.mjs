@@ -113,7 +113,10 @@ export async function bundleCli(root) {
     },
     define: { __filename: '__treebenchFilename', __dirname: '__treebenchDirname' },
     plugins: [plainStringWidth(), importMetaUrlOfSource(root, outDir)],
-    // Readable stacks for bug reports: names kept, no minifying.
+    // Whitespace and syntax minified (a smaller install: test/packaging caps it), identifiers
+    // not, so a bug's stack still names its functions.
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
     legalComments: 'none',
   });

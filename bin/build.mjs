@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // `npm run build`: compiles index.ts, harness/, strategies/, datasets/, reports/ and cli/ to JavaScript
 // (and type declarations) next to the sources (tsconfig.build.json), after removing the JavaScript of an earlier build (so a
-// deleted source leaves no stale module), then stamps the build for bin/treebench.mjs.
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// deleted source leaves no stale module); bundles the command into dist/ (bin/bundle.mjs); then
+// stamps the build for bin/treebench.mjs, with the commit and state of the sources it was built
+// from (harness/run/codeVersion.ts reads them, so a run starts no git process).
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { sourceFiles } from './source-dirs.mjs';
+import { bundleCli } from './bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Only .js and .d.ts are emitted; hand-written modules in these folders are .mjs (datasets/pdf-worker.mjs).
@@ -16,4 +19,22 @@ rmSync(join(root, '.build-stamp'), { force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const res = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (res.status !== 0) process.exit(res.status ?? 1);
-writeFileSync(join(root, '.build-stamp'), `${new Date().toISOString()}\n`);
+await bundleCli(root);
+// The tokenizer's rank tables as JSON, which load several times faster than gpt-tokenizer's
+// JavaScript (harness/models/tokenizer.ts).
+const { rankTablesJson, RANKS_JSON_DIR } = await import('../harness/models/tokenizer.js');
+mkdirSync(RANKS_JSON_DIR, { recursive: true });
+for (const [name, json] of Object.entries(rankTablesJson())) writeFileSync(join(RANKS_JSON_DIR, `${name}.json`), json);
+
+/** The checkout's commit and whether tracked files differ from it; nulls outside a git checkout. */
+function gitState() {
+  const git = (args) => spawnSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  // Only the package's own repository: an installed copy inside someone's project is not it.
+  const top = git(['rev-parse', '--show-toplevel']);
+  if (top.status !== 0 || resolve(top.stdout.trim()) !== resolve(root)) return { commit: null, dirty: null };
+  const head = git(['rev-parse', 'HEAD']);
+  const status = git(['status', '--porcelain', '--untracked-files=no']);
+  if (head.status !== 0 || status.status !== 0) return { commit: null, dirty: null };
+  return { commit: head.stdout.trim(), dirty: status.stdout.trim() !== '' };
+}
+writeFileSync(join(root, '.build-stamp'), `${JSON.stringify({ builtAt: new Date().toISOString(), ...gitState() })}\n`);

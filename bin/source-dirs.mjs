@@ -24,13 +24,25 @@ export function sourceFiles(root) {
   return out;
 }
 
-/** Whether the compiled JavaScript is at least as new as every TypeScript source (`npm run build`). */
+/**
+ * Whether the compiled JavaScript is at least as new as every TypeScript source (`npm run build`).
+ * Runs at every start of the command in a checkout, so it stats only the .ts sources and builds
+ * their paths by concatenation (path.join over every entry cost ~50 ms of a start).
+ */
 export function buildIsCurrent(root) {
   const stamp = join(root, '.build-stamp');
-  if (!existsSync(join(root, 'cli', 'main.js')) || !existsSync(stamp)) return false;
+  if (!existsSync(join(root, 'dist', 'main.js')) || !existsSync(join(root, 'cli', 'main.js')) || !existsSync(stamp)) return false;
   const built = statSync(stamp).mtimeMs;
-  for (const f of sourceFiles(root)) {
-    if (f.endsWith('.ts') && !f.endsWith('.d.ts') && statSync(join(root, f)).mtimeMs > built) return false;
+  const base = root.endsWith('/') || root.endsWith('\\') ? root : root + '/';
+  for (const entry of sourceDirs(root)) {
+    if (entry.endsWith('.ts')) {
+      if (statSync(base + entry).mtimeMs > built) return false;
+      continue;
+    }
+    const dir = base + entry + '/';
+    for (const f of readdirSync(dir, { recursive: true })) {
+      if (typeof f === 'string' && f.endsWith('.ts') && !f.endsWith('.d.ts') && statSync(dir + f).mtimeMs > built) return false;
+    }
   }
   return true;
 }

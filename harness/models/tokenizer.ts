@@ -15,7 +15,10 @@
 //  - BPE merging is quadratic in the piece length (a 16k-letter run without spaces took ~40 s in
 //    js-tiktoken). Pieces longer than MAX_PIECE_CHARS are cut into windows before encoding; the
 //    count of such runs (base64 blobs, minified data) may then be off by about one token per cut.
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ChatMessage } from '../types.ts';
 
 export type EncodingName = 'o200k_base' | 'cl100k_base';
@@ -33,8 +36,37 @@ interface Bpe {
 type Vocabulary = ReadonlyArray<string | number[]>;
 
 // Rank tables (megabytes of text) are loaded when an encoder is first built, not at start-up:
-// `treebench --help` and reports never count tokens.
+// `treebench --help` and reports never count tokens. gpt-tokenizer ships them as JavaScript
+// (a 2.4 MB array literal for o200k) whose compiling was most of the cost of building an
+// encoder; `npm run build` writes them as JSON (rankTablesJson), which parses in a fraction of
+// that, and the encoder is built from those when they are there (the same GptEncoding over the
+// same ranks: test/harness/models/tokenizer-ranks.test.ts).
 const requireCjs = createRequire(import.meta.url);
+/** Where the build writes an encoding's ranks as JSON (bin/bundle.mjs). */
+export const RANKS_JSON_DIR = fileURLToPath(new URL('../../dist/tokenizer/', import.meta.url));
+
+/** The ranks of both encodings, as the JSON files the build writes (name → text). */
+export function rankTablesJson(): Record<EncodingName, string> {
+  return { o200k_base: JSON.stringify(VOCABULARY.o200k_base()), cl100k_base: JSON.stringify(VOCABULARY.cl100k_base()) };
+}
+
+/** An encoder and its vocabulary from ranks parsed from JSON (holes would read back as null: there are none). */
+export function encodingFromRanks(name: EncodingName, ranks: Vocabulary): { bpe: Bpe; vocabulary: Vocabulary } {
+  const { GptEncoding } = requireCjs('gpt-tokenizer/cjs/GptEncoding') as { GptEncoding: { getEncodingApi(name: string, ranks: () => Vocabulary): Bpe } };
+  return { bpe: GptEncoding.getEncodingApi(name, () => ranks), vocabulary: ranks };
+}
+
+function loadEncoding(name: EncodingName): { bpe: Bpe; vocabulary: Vocabulary } {
+  let json: string | null = null;
+  try {
+    json = readFileSync(join(RANKS_JSON_DIR, `${name}.json`), 'utf8');
+  } catch {
+    // Not built (tests and tsx run the sources): gpt-tokenizer's own modules.
+  }
+  if (json !== null) return encodingFromRanks(name, JSON.parse(json) as Vocabulary);
+  return { bpe: BPE[name](), vocabulary: VOCABULARY[name]() };
+}
+
 const BPE: Record<EncodingName, () => Bpe> = {
   o200k_base: () => requireCjs('gpt-tokenizer/cjs/encoding/o200k_base') as Bpe,
   cl100k_base: () => requireCjs('gpt-tokenizer/cjs/encoding/cl100k_base') as Bpe,
@@ -104,7 +136,8 @@ function getEncoder(model?: string): Encoder {
   const name = encodingForModel(model);
   let enc = encoders.get(name);
   if (!enc) {
-    enc = { name, bpe: BPE[name](), vocabulary: VOCABULARY[name](), pattern: new RegExp(SPLIT_PATTERNS()[name].source, 'gu'), pieceCounts: new Map(), lineCounts: new Map(), textCounts: new Map(), textChars: 0 };
+    const { bpe, vocabulary } = loadEncoding(name);
+    enc = { name, bpe, vocabulary, pattern: new RegExp(SPLIT_PATTERNS()[name].source, 'gu'), pieceCounts: new Map(), lineCounts: new Map(), textCounts: new Map(), textChars: 0 };
     encoders.set(name, enc);
   }
   return enc;

@@ -5,8 +5,9 @@
 import { jsonText } from '../files/jsonText.ts';
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { codeVersion } from './codeVersion.ts';
 import { basename, join, relative, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { isBudgetExhausted } from './budget.ts';
@@ -137,19 +138,9 @@ export function selectQuestions<T>(questions: T[], limit?: number, shard?: { ind
   return shardQuestions(limit ? questions.slice(0, limit) : questions, shard);
 }
 
-function codeVersion(): RunManifest['code'] {
-  const root = new URL('../..', import.meta.url).pathname;
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
-  let commit: string | null = null;
-  let dirty: boolean | null = null;
-  try {
-    commit = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
-    dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() !== '';
-  } catch {
-    // Not a git checkout (e.g. an npm install): the package version has to do.
-  }
-  return { version: pkg.version, commit, dirty, node: process.version };
-}
+/** The package root, and whether this is its compiled JavaScript (not its TypeScript sources). */
+const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const COMPILED = import.meta.url.endsWith('.js');
 
 
 export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
@@ -257,7 +248,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
           : {}),
       },
       ...(data.ingest || summaryCost ? { ingestion: { ...(data.ingest ? { pdf: data.ingest } : {}), ...(summaryCost ? { summaries: summaryCost } : {}) } } : {}),
-      code: codeVersion(),
+      code: codeVersion(PACKAGE_ROOT, COMPILED),
       model: {
         provider: config.model.provider,
         id: provider.id,

@@ -1,0 +1,126 @@
+// The command's bundle (`npm run build` calls this after tsc): cli/main.ts and everything it
+// imports, its dependencies included, as one ES module, dist/main.js, plus a chunk per lazily
+// loaded part (each command's module, the strategies, the PDF reader, …), so `treebench --help`
+// loads one file instead of some 150 and no module resolution, and a run loads only the chunks
+// of its command. bin/treebench.mjs runs it; the library face (index.js) stays the per-file tsc
+// output, whose declarations users compile against.
+//
+// Kept out of the bundle, loaded from node_modules at run time as before:
+//  - the optional peers (openai, pdfjs-dist, usearch, LanceDB, tsx): they may be absent, and
+//    their absence is a clear error at the point of use;
+//  - what the sources load through createRequire (gpt-tokenizer's rank tables, undici): esbuild
+//    leaves those calls alone.
+import { build } from 'esbuild';
+import { cp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const BUNDLE_DIR = 'dist';
+const EXTERNAL = ['openai', 'openai/*', 'pdfjs-dist', 'pdfjs-dist/*', 'usearch', '@lancedb/lancedb', 'tsx', 'tsx/*'];
+
+/**
+ * Each source finds its files (configs/, datasets/sample/, the PDF worker, package.json) relative
+ * to its own import.meta.url. In the bundle that would be the chunk's URL, so every treebench
+ * source gets, in place of import.meta.url, the URL its compiled file has (cli/main.ts →
+ * cli/main.js), computed from the chunk's own URL: the paths hold in a checkout and in an
+ * installed package alike. A dependency's module gets a URL under dist/<package>/ instead (where
+ * a dependency sits differs between the two); yargs finds its translations from there, so they
+ * are copied to dist/yargs/locales.
+ */
+function importMetaUrlOfSource(root, outDir) {
+  return {
+    name: 'import-meta-url-of-source',
+    setup(b) {
+      b.onLoad({ filter: /\.(ts|m?js)$/ }, async (args) => {
+        const rel = relative(root, args.path);
+        if (rel.startsWith('..')) return undefined;
+        const parts = rel.split(sep);
+        const inModules = parts.lastIndexOf('node_modules');
+        let text = await readFile(args.path, 'utf8');
+        if (!text.includes('import.meta.url')) return inModules >= 0 ? undefined : { contents: text, loader: 'ts' };
+        const where = inModules >= 0 ? join(outDir, ...parts.slice(inModules + 1)) : join(root, rel.replace(/\.ts$/, '.js'));
+        const url = relative(outDir, where).split(sep).join('/');
+        text = text.replaceAll('import.meta.url', `new URL(${JSON.stringify(url)}, import.meta.url).href`);
+        return { contents: text, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * yargs renders its whole help text at every start (to cache it), measuring each line with
+ * string-width, whose module builds an Intl.Segmenter when it loads and whose first call
+ * compiles an emoji regex: some 100 ms of a start spent on lines of plain text, one column per
+ * character. Each import of string-width gets a wrapper that answers for such text itself and loads (require: esbuild then evaluates it lazily) and asks the real module,
+ * the very one the importer resolved, for anything else.
+ */
+function plainStringWidth() {
+  return {
+    name: 'plain-string-width',
+    setup(b) {
+      b.onResolve({ filter: /^string-width$/ }, async (args) => {
+        if (args.kind !== 'import-statement' || args.pluginData?.real) return undefined;
+        const real = await b.resolve('string-width', { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { real: true } });
+        if (real.errors.length) return { errors: real.errors };
+        return { path: real.path, namespace: 'plain-string-width' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'plain-string-width' }, (args) => ({
+        contents: [
+          // Printable ASCII, Latin-1 and the general punctuation up to U+205E (dashes, quotes,
+          // the ellipsis): one column each, those of ambiguous East Asian width too unless the
+          // caller asks otherwise. Not the soft hyphen nor the zero-width marks U+200B–U+200F and
+          // U+2028–U+202F (no width), nor © ® ‼ ⁉ (emoji: two columns).
+          'const ONE_COLUMN = /^[\\x20-\\x7e\\xa0-\\xa8\\xaa-\\xac\\xaf-\\xff\\u2010-\\u2027\\u2030-\\u203b\\u203d-\\u2048\\u204a-\\u205e]*$/;',
+          'let real;',
+          'export default function stringWidth(string, options) {',
+          "  if (typeof string === 'string' && options?.ambiguousIsNarrow !== false && ONE_COLUMN.test(string)) return string.length;",
+          `  real ??= require(${JSON.stringify(args.path)}).default;`,
+          '  return real(string, options);',
+          '}',
+        ].join('\n'),
+        loader: 'js',
+        resolveDir: dirname(args.path),
+      }));
+    },
+  };
+}
+
+/** Builds dist/ from cli/main.ts (removing an earlier bundle first). */
+export async function bundleCli(root) {
+  const outDir = join(root, BUNDLE_DIR);
+  await rm(outDir, { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: { main: 'cli/main.ts' },
+    outdir: outDir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20.19',
+    external: EXTERNAL,
+    // Bundled CommonJS dependencies (picomatch, yaml, write-file-atomic) call require() for
+    // Node's own modules and read __filename; an ES module has neither, so each chunk makes them.
+    banner: {
+      js: [
+        "import { createRequire as __treebenchCreateRequire } from 'node:module';",
+        "import { fileURLToPath as __treebenchFileURLToPath } from 'node:url';",
+        'const require = __treebenchCreateRequire(import.meta.url);',
+        'const __treebenchFilename = __treebenchFileURLToPath(import.meta.url);',
+        "const __treebenchDirname = __treebenchFileURLToPath(new URL('.', import.meta.url));",
+      ].join('\n'),
+    },
+    define: { __filename: '__treebenchFilename', __dirname: '__treebenchDirname' },
+    plugins: [plainStringWidth(), importMetaUrlOfSource(root, outDir)],
+    // Whitespace and syntax minified (a smaller install: test/packaging caps it), identifiers
+    // not, so a bug's stack still names its functions.
+    minifyWhitespace: true,
+    minifySyntax: true,
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+  const yargs = dirname(createRequire(join(root, 'package.json')).resolve('yargs'));
+  await cp(join(yargs, 'locales'), join(outDir, 'yargs', 'locales'), { recursive: true });
+  return pathToFileURL(join(outDir, 'main.js')).href;
+}

@@ -177,7 +177,11 @@ export interface CallLog {
   model: string;
   inputTokens: number;
   outputTokens: number;
-  costUsd: number;
+  /** Dollars this call cost now: 0 for a call answered from the cache; null when the model is unpriced (never a made-up 0). */
+  costUsd: number | null;
+  /** For a cached call, what it cost when it was made (priced today); absent otherwise. */
+  cachedCostUsd?: number | null;
+  /** For a cached call: the latency recorded when it was made (no time passed now). */
   latencyMs: number;
   cached: boolean;
   retries: number;
@@ -334,8 +338,14 @@ export interface RunRecord {
   outputTokens: number;
   /** Embedding input tokens; absent in records written before it existed. */
   embedTokens?: number;
-  /** Dollars for chat and embedding calls together. */
-  costUsd: number;
+  /** Dollars for chat and embedding calls together, spent now (cached calls cost 0); null when a call was unpriced. */
+  costUsd: number | null;
+  /** Calls answered from the response cache; absent when none was. */
+  cachedCalls?: number;
+  /** What the cached calls cost when they were made (null when unpriced); absent when none was cached. */
+  cachedCostUsd?: number | null;
+  /** Sum of the latencies the cached calls had when they were made (not measured now). */
+  cachedLatencyMs?: number;
   /** Wall time of the question, minus time spent queued for a call slot (see queueMs). */
   latencyMs: number;
   /** Time spent waiting for the run's concurrency limiter; depends on load, not the strategy. */

@@ -19,6 +19,10 @@ export interface ReportMeta {
   priced: boolean;
   /** The model whose prices were used, when it is not the chat model itself (`priceAs`). */
   pricedAs?: string;
+  /** Date of the shipped price table (`asOf`). */
+  pricesAsOf?: string;
+  /** Models the config priced itself (`prices:`, merged over the shipped table). */
+  userPrices?: string[];
   startedAt: string;
   finishedAt?: string;
   /** Questions in the run (before repeats). */

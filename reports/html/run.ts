@@ -33,7 +33,7 @@ interface CompactRecord {
   f1: number | null;
   recall: number | null;
   calls: number;
-  costUsd: number;
+  costUsd: number | null;
   latencyMs: number;
   stop: string | null;
   evidence: string[];

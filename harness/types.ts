@@ -129,6 +129,8 @@ export interface ChatResult {
   cached?: boolean;
   /** Tools the model called instead of (or beside) answering, when tools were offered. */
   toolCalls?: ToolCall[];
+  /** Time the provider held the call to stay under the server's rate limits (not the model's latency). */
+  pacedMs?: number;
 }
 
 /** A chat model behind one provider. Providers are stateless apart from their client. */
@@ -139,6 +141,8 @@ export interface ChatProvider {
   readonly offline: boolean;
   /** False once the provider knows its server refuses native tools (see harness/models/tools.ts). */
   readonly supportsTools?: boolean;
+  /** Rate-limit pacing figures of this provider's requests, when it paces (harness/models/pacing.ts). */
+  readonly pacing?: import('./models/pacing.ts').PacingStats;
   chat(messages: ChatMessage[], opts: ChatOptions & { attempt?: number; signal?: AbortSignal }): Promise<ChatResult>;
 }
 

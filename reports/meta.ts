@@ -26,6 +26,7 @@ export function reportMeta(manifest: RunManifest): ReportMeta {
   if (manifest.model.priceAs) meta.pricedAs = manifest.model.priceAs;
   if (manifest.model.pricesAsOf) meta.pricesAsOf = manifest.model.pricesAsOf;
   if (manifest.model.userPrices?.length) meta.userPrices = manifest.model.userPrices;
+  if (manifest.pacing) meta.pacing = { requests: manifest.pacing.requests, refused: manifest.pacing.refused, waitedMs: manifest.pacing.waitedMs, held: manifest.pacing.held };
   const ix = manifest.index;
   if (ix) meta.index = { chunks: ix.chunks, embedCalls: ix.embedCalls, inputTokens: ix.inputTokens, estimated: Boolean(ix.estimated), costUsd: ix.priced === false || ix.costUsd === undefined ? null : ix.costUsd };
   const code = manifest.code;

@@ -23,6 +23,8 @@ export interface ReportMeta {
   pricesAsOf?: string;
   /** Models the config priced itself (`prices:`, merged over the shipped table). */
   userPrices?: string[];
+  /** Rate-limit pacing of the chat requests (manifest.pacing), when there was any. */
+  pacing?: { requests: number; refused: number; waitedMs: number; held: number };
   startedAt: string;
   finishedAt?: string;
   /** Questions in the run (before repeats). */

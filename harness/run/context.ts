@@ -209,7 +209,10 @@ export class MeteredContext implements StrategyContext {
         this.queueMs += started - requested;
         return provider.chat(messages, { ...opts, maxTokens, attempt: this.repeat, ...(this.door.signal ? { signal: this.door.signal } : {}) });
       });
-      log.latencyMs = performance.now() - started;
+      // Time the provider held the call for the server's rate limits is waiting, not the model's latency.
+      const paced = result.pacedMs ?? 0;
+      log.latencyMs = performance.now() - started - paced;
+      this.queueMs += paced;
       if (!provider.offline) await afterNextTurn();
       log.inputTokens = result.usage?.inputTokens ?? estimateInput();
       log.outputTokens = result.usage?.outputTokens ?? countTokens(result.text + toolCallsText(result.toolCalls), this.pricedModel);

@@ -446,6 +446,11 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   store.forEachRecord((r) => void records.push(summaryRecord(r)));
   sortLikeRun(records, manifest);
   const summary = opts.intervals === false ? summarize(records) : withIntervals(summarize(records), records, { seed: manifest.seed });
+  const pacing = provider.pacing;
+  if (pacing && (pacing.paced || pacing.refused > 0)) {
+    manifest.pacing = { ...pacing, waitedMs: Math.round(pacing.waitedMs) };
+    summary.pacing = manifest.pacing;
+  }
   // A run with work left undone is not finished: finishedAt stays null until a resume completes it.
   if (!stopped) manifest.finishedAt = new Date().toISOString();
   store.writeManifest(manifest);

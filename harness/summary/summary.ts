@@ -157,6 +157,8 @@ export interface RunSummary {
   tags?: TagSummary[];
   /** How `intervals` were computed, when they were. */
   ci?: { level: number; method: string; resamples?: number; seed?: number };
+  /** Rate-limit pacing of the chat requests of the last invocation (harness/models/pacing.ts), when the server sent limits or refused any. */
+  pacing?: import('../models/pacing.ts').PacingStats;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -120,8 +120,10 @@ export class Pacer {
     }
     if (status === 429) {
       this.stats.refused++;
-      const hold = opts.retryAfterMs ?? parseResetMs(headers?.get('x-ratelimit-reset-requests')) ?? 1000;
-      this.holdUntil = Math.max(this.holdUntil, now + hold);
+      // Held only as long as the server says: a bare 429 is left to the request's own backoff
+      // (holding everything on a guess would stall a run against a flaky proxy).
+      const hold = opts.retryAfterMs ?? parseResetMs(headers?.get('x-ratelimit-reset-requests'));
+      if (hold !== undefined) this.holdUntil = Math.max(this.holdUntil, now + hold);
       if (this.requests) {
         this.requests.tokens = Math.min(this.requests.tokens, 0);
         this.requests.at = now;

@@ -460,7 +460,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     dir: store.dir,
     cache: door.cache ? { mode: door.cache.mode, hits: door.cache.hits, replayMisses: door.cache.replayMisses } : null,
     spentUsd: manifest.model.priced ? spent.usd : null,
-    warnings: manifest.model.priced ? [stalePricesWarning(prices)].filter((w): w is string => w !== null) : [],
+    // Only where real money is counted: an offline run priced as a model is an illustration.
+    warnings: manifest.model.priced && !provider.offline ? [stalePricesWarning(prices)].filter((w): w is string => w !== null) : [],
     manifest,
     // The full records are read back when asked for.
     get records() {

@@ -16,7 +16,7 @@ describe('a refused API key', () => {
     try {
       const res = await cli('run', cfg, '--quiet');
       expect(res.code).toBe(1);
-      expect(res.err).toMatch(/run stopped: the server refused the API key \(authentication failed; check the key in the env var named by model\.apiKeyEnv/);
+      expect(res.err).toMatch(/run stopped: authentication failed: the server refused the API key \(check the key in the env var named by model\.apiKeyEnv/);
       expect(res.err).not.toMatch(/once the server answers/);
       expect(res.err).not.toContain('sk-refused');
     } finally {

@@ -14,6 +14,7 @@ export interface CommandEntry {
 /** In the order `treebench --help` lists them. */
 export const COMMANDS: readonly CommandEntry[] = [
   { command: 'run <config>', describe: 'Run the strategies of a config over its dataset; writes runs/<runId>/ and prints a table', load: async () => (await import('./handlers/run.ts')).runCommand },
+  { command: 'estimate <config>', describe: 'What a config would cost: an offline dry run pricing each strategy\'s calls and tokens as a model, before anything is spent', load: async () => (await import('./handlers/estimate.ts')).estimateCommand },
   { command: 'report <runDir>', describe: 'Print the report of a finished (or interrupted) run', load: async () => (await import('./handlers/report.ts')).reportCommand },
   { command: 'datasets', describe: 'Dataset tools', load: async () => (await import('./handlers/datasets.ts')).datasetsCommand },
   { command: 'strategies', describe: 'List the strategies and their parameters with defaults', load: async () => (await import('./handlers/strategies.ts')).strategiesCommand },

@@ -129,6 +129,8 @@ export interface ChatResult {
   cached?: boolean;
   /** Tools the model called instead of (or beside) answering, when tools were offered. */
   toolCalls?: ToolCall[];
+  /** Time the provider held the call to stay under the server's rate limits (not the model's latency). */
+  pacedMs?: number;
 }
 
 /** A chat model behind one provider. Providers are stateless apart from their client. */
@@ -139,6 +141,8 @@ export interface ChatProvider {
   readonly offline: boolean;
   /** False once the provider knows its server refuses native tools (see harness/models/tools.ts). */
   readonly supportsTools?: boolean;
+  /** Rate-limit pacing figures of this provider's requests, when it paces (harness/models/pacing.ts). */
+  readonly pacing?: import('./models/pacing.ts').PacingStats;
   chat(messages: ChatMessage[], opts: ChatOptions & { attempt?: number; signal?: AbortSignal }): Promise<ChatResult>;
 }
 
@@ -177,7 +181,11 @@ export interface CallLog {
   model: string;
   inputTokens: number;
   outputTokens: number;
-  costUsd: number;
+  /** Dollars this call cost now: 0 for a call answered from the cache; null when the model is unpriced (never a made-up 0). */
+  costUsd: number | null;
+  /** For a cached call, what it cost when it was made (priced today); absent otherwise. */
+  cachedCostUsd?: number | null;
+  /** For a cached call: the latency recorded when it was made (no time passed now). */
   latencyMs: number;
   cached: boolean;
   retries: number;
@@ -338,8 +346,14 @@ export interface RunRecord {
   outputTokens: number;
   /** Embedding input tokens; absent in records written before it existed. */
   embedTokens?: number;
-  /** Dollars for chat and embedding calls together. */
-  costUsd: number;
+  /** Dollars for chat and embedding calls together, spent now (cached calls cost 0); null when a call was unpriced. */
+  costUsd: number | null;
+  /** Calls answered from the response cache; absent when none was. */
+  cachedCalls?: number;
+  /** What the cached calls cost when they were made (null when unpriced); absent when none was cached. */
+  cachedCostUsd?: number | null;
+  /** Sum of the latencies the cached calls had when they were made (not measured now). */
+  cachedLatencyMs?: number;
   /** Wall time of the question, minus time spent queued for a call slot (see queueMs). */
   latencyMs: number;
   /** Time spent waiting for the run's concurrency limiter; depends on load, not the strategy. */

@@ -50,7 +50,8 @@ export function renderCsv({ summary, meta }: ReportInput): string {
       if (k === 'strategy') for (const c of meta.parameters?.columns ?? []) cols.push([c, meta.parameters!.values[s.strategy]?.[c] ?? null]);
     }
     for (const p of ciPaths) {
-      const ci = s.intervals?.[p];
+      // An unpriced run's cost has no interval either (not [0, 0]).
+      const ci = COST_COLUMNS.has(p) && !meta.priced ? undefined : s.intervals?.[p];
       cols.push([`${p}.ciLo`, ci ? ci.lo : null], [`${p}.ciHi`, ci ? ci.hi : null]);
     }
     return cols;

@@ -201,3 +201,34 @@ function num3(x: number, ci?: ConfidenceInterval): string {
   const f = (v: number) => (Math.abs(v) >= 100 ? num(v) : v.toFixed(3));
   return ci ? `${f(x)} [${f(ci.lo)}, ${f(ci.hi)}]` : f(x);
 }
+
+/**
+ * How many calls came from the response cache, what the run cost now against what those calls
+ * cost when they were made, and that their latency is the one recorded then. Null without a hit.
+ */
+export function cacheLine(strategies: readonly StrategySummary[], meta: ReportMeta): string | null {
+  const hit = strategies.filter((s) => s.cache);
+  if (hit.length === 0) return null;
+  const cached = hit.reduce((n, s) => n + s.cache!.calls, 0);
+  const calls = strategies.reduce((n, s) => n + Math.round(s.callsPerQuestion * s.records), 0);
+  const now = strategies.reduce((n, s) => n + s.totalCost, 0);
+  const then = hit.some((s) => s.cache!.costThen === null) ? null : hit.reduce((n, s) => n + s.cache!.costThen!, 0);
+  const latency = hit.reduce((n, s) => n + s.cache!.latencyPerCallMs * s.cache!.calls, 0) / cached;
+  const cost = meta.priced && then !== null ? `; this run cost ${usd(now, true)} now, the cached calls cost ${usd(then, true)} when they were made` : '; unpriced';
+  return `cache: ${num(cached)} of ${num(calls)} chat calls answered from the response cache${cost}; their latency is the one recorded then (${num(Math.round(latency))} ms a call), not measured now`;
+}
+
+/** Where the prices came from: the shipped table's date and the models the config priced itself. */
+export function pricesSource(meta: ReportMeta): string {
+  const asOf = meta.pricesAsOf ? ` as of ${meta.pricesAsOf}` : '';
+  const user = meta.userPrices?.length ? ` + the config's prices: for ${meta.userPrices.join(', ')}` : '';
+  return `configs/prices.yaml${asOf}${user}`;
+}
+
+/** The rate-limit pacing of the run's chat requests: refusals (429) and the time requests were held. */
+export function pacingLine(meta: ReportMeta): string | null {
+  const p = meta.pacing;
+  if (!p) return null;
+  const share = p.requests ? ` (${((p.refused / p.requests) * 100).toFixed(1)}%)` : '';
+  return `pacing: ${num(p.requests)} requests, ${num(p.refused)} refused with 429${share}; ${num(p.held)} held under the server's rate limits, ${(p.waitedMs / 1000).toFixed(1)} s waiting in all (not in latency)`;
+}

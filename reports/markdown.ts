@@ -3,7 +3,7 @@
 import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
 import { forDocument } from '../harness/text/terminal.ts';
-import { accuracyText, budgets, customMetricLines, groundednessNote, indexLine, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, budgets, customMetricLines, cacheLine, pacingLine, groundednessNote, indexLine, pricesSource, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 import type { TagSummary } from '../harness/summary/tags.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
 
@@ -171,6 +171,11 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
     `- **dataset**: ${escapeMarkdown(meta.dataset)}, ${meta.questions} questions${meta.repeats && meta.repeats > 1 ? ` × ${meta.repeats} repeats` : ''}, ${summary.records} records`,
     `- **model**: ${escapeMarkdown(modelLabel(meta))}${meta.priced ? (meta.pricedAs ? ` (costs priced as ${escapeMarkdown(meta.pricedAs)})` : '') : ' (unpriced)'}`,
   ];
+  if (meta.priced) metaLines.push(`- **prices**: ${escapeMarkdown(pricesSource(meta))}`);
+  const cache = cacheLine(strategies, meta);
+  if (cache) metaLines.push(`- **cache**: ${escapeMarkdown(cache.slice('cache: '.length))}`);
+  const pacing = pacingLine(meta);
+  if (pacing) metaLines.push(`- **pacing**: ${escapeMarkdown(pacing.slice('pacing: '.length))}`);
   if (meta.embedder) metaLines.push(`- **embedder**: ${escapeMarkdown(meta.embedder)}`);
   const index = indexLine(meta);
   if (index) metaLines.push(`- **${escapeMarkdown(index.slice(0, index.indexOf(':')))}**${escapeMarkdown(index.slice(index.indexOf(':')))}`);

@@ -24,6 +24,9 @@ export function reportMeta(manifest: RunManifest): ReportMeta {
   const parameters = parameterTable(manifest.strategies ?? []);
   if (parameters.columns.length) meta.parameters = parameters;
   if (manifest.model.priceAs) meta.pricedAs = manifest.model.priceAs;
+  if (manifest.model.pricesAsOf) meta.pricesAsOf = manifest.model.pricesAsOf;
+  if (manifest.model.userPrices?.length) meta.userPrices = manifest.model.userPrices;
+  if (manifest.pacing) meta.pacing = { requests: manifest.pacing.requests, refused: manifest.pacing.refused, waitedMs: manifest.pacing.waitedMs, held: manifest.pacing.held };
   const ix = manifest.index;
   if (ix) meta.index = { chunks: ix.chunks, embedCalls: ix.embedCalls, inputTokens: ix.inputTokens, estimated: Boolean(ix.estimated), costUsd: ix.priced === false || ix.costUsd === undefined ? null : ix.costUsd };
   if (manifest.scorers?.length) meta.scorers = manifest.scorers.map((s) => ({ name: s.name, higherIsBetter: s.higherIsBetter, ...(s.description ? { description: s.description } : {}) }));

@@ -7,7 +7,7 @@ import { paint, wrapText } from './console.ts';
 import type { ReportInput } from './types.ts';
 import type { ConfidenceInterval, StrategySummary } from '../harness/summary/summary.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
-import { accuracyText, customMetricLines, errors, groundednessLines, indexLine, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, cacheLine, customMetricLines, pacingLine, errors, groundednessLines, indexLine, pricesSource, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 
 /**
  * `value ±h` for the narrow console columns: h is the larger side of the interval, so the
@@ -85,7 +85,12 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
   else notes.push(`recall not scored: ${unscoredRetrievalReason(strategies)}`);
   if (summary.ci) notes.push(`[lo, hi]: ${Math.round(summary.ci.level * 100)}% ${summary.ci.method} interval; ±: its larger side`);
   if (!meta.priced) notes.push('unpriced: the model has no entry in the price table');
-  else if (meta.pricedAs) notes.push(`$: calls priced as ${meta.pricedAs} (configs/prices.yaml)`);
+  else if (meta.pricedAs) notes.push(`$: calls priced as ${meta.pricedAs} (${pricesSource(meta)})`);
+  else if (!meta.offline) notes.push(`$: prices from ${pricesSource(meta)}`);
+  const cache = cacheLine(strategies, meta);
+  if (cache) notes.push(cache);
+  const pacing = pacingLine(meta);
+  if (pacing) notes.push(pacing);
   if (fitted.condensed.length) notes.push(`narrowed to fit ${width} columns: ${fitted.condensed.join(', ')} without [lo, hi] (±: larger side) or intervals`);
   if (fitted.dropped.length) notes.push(`hidden to fit ${width} columns: ${fitted.dropped.join(', ')} (full table: --format md, or the run's report files)`);
   const ungradable = ungradableNote(strategies);

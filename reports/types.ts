@@ -20,6 +20,12 @@ export interface ReportMeta {
   priced: boolean;
   /** The model whose prices were used, when it is not the chat model itself (`priceAs`). */
   pricedAs?: string;
+  /** Date of the shipped price table (`asOf`). */
+  pricesAsOf?: string;
+  /** Models the config priced itself (`prices:`, merged over the shipped table). */
+  userPrices?: string[];
+  /** Rate-limit pacing of the chat requests (manifest.pacing), when there was any. */
+  pacing?: { requests: number; refused: number; waitedMs: number; held: number };
   startedAt: string;
   finishedAt?: string;
   /** Questions in the run (before repeats). */

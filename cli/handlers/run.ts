@@ -9,6 +9,8 @@ import { recordsInRunOrder } from '../../harness/run/recordsInOrder.ts';
 import { RunStartError, UsageError } from '../../harness/errors.ts';
 import { redactSecrets } from '../../harness/models/secrets.ts';
 import { validateRunFlags } from '../../harness/config/runFlags.ts';
+import { classifyFailure } from '../../harness/run/breaker.ts';
+import { DEFAULT_API_KEY_ENV } from '../../harness/models/endpoint.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { render, type ReportFormat } from '../../reports/index.ts';
@@ -59,12 +61,15 @@ interface RunArgs {
   format: ReportFormat;
   quiet?: boolean;
   cache?: boolean;
+  replay?: boolean;
+  maxDollars?: number;
   set?: string | string[];
 }
 
 async function cmdRun(args: RunArgs): Promise<number> {
   // Flags first: a bad flag should not wait for a dataset to load.
-  const flags = validateRunFlags({ limit: args.limit, concurrency: args.concurrency, repeats: args.repeats });
+  const flags = validateRunFlags({ limit: args.limit, concurrency: args.concurrency, repeats: args.repeats, maxDollars: args.maxDollars });
+  if (args.replay && args.cache === false) throw new UsageError('--replay answers only from the cache: it cannot go with --no-cache');
   // An empty value is a mistake (an unset shell variable), not "use the default".
   for (const [flag, value] of [['--run-id', args.runId], ['--out', args.out], ['--resume', args.resume]] as const) {
     if (value !== undefined && String(value).trim() === '') throw new UsageError(`${flag} needs a value (got an empty string)`);
@@ -102,7 +107,7 @@ async function cmdRun(args: RunArgs): Promise<number> {
     ...(args.resume ? { resumeDir: args.resume } : {}),
     ...(args.retryErrors ? { retryErrors: true } : {}),
     ...(shard ? { shard } : {}),
-    ...(args.cache !== undefined ? { cache: args.cache } : {}),
+    ...(args.replay ? { cache: 'replay' as const } : args.cache !== undefined ? { cache: args.cache } : {}),
     onProgress: widenWhenCallsStart(progressPrinter(quiet)),
     onSummaryProgress: summaryProgress(quiet),
     signal: interrupt.signal,
@@ -110,11 +115,14 @@ async function cmdRun(args: RunArgs): Promise<number> {
   })
     .catch((err: unknown) => {
       if (!(err instanceof RunStartError)) throw err;
-      process.stderr.write(forTerminal(`treebench: ${redactSecrets(err.message)}\nno ${args.resume ? 'new ' : ''}record written; once the server answers, resume with:\n  ${resumeCommand(args, err.runDir)}\n`));
+      // A refused key is not a server that will answer later: say what to fix.
+      const when = classifyFailure(err.cause) === 'auth' ? `the server refused the API key (check ${keyVariable(loaded.config.model)}); once the key is right, resume with` : 'once the server answers, resume with';
+      process.stderr.write(forTerminal(`treebench: ${redactSecrets(err.message)}\nno ${args.resume ? 'new ' : ''}record written; ${when}:\n  ${resumeCommand(args, err.runDir)}\n`));
       return null;
     })
     .finally(() => interrupt.dispose());
   if (!outcome) return 1;
+  for (const w of outcome.warnings) process.stderr.write(forTerminal(`warning: ${w}\n`));
   const meta = reportMeta(outcome.manifest);
   const store = RunStore.open(outcome.dir);
   // Only the HTML report shows per-record detail: it reads the records file back as it writes,
@@ -134,6 +142,9 @@ async function cmdRun(args: RunArgs): Promise<number> {
   if (ungraded > 0) {
     const judged = outcome.summary.strategies.reduce((n, s) => n + (s.judge ? s.judge.n + s.judge.errors : 0), 0);
     process.stderr.write(`warning: the LLM judge could not grade ${ungraded} of ${judged} records (their judge.error says why; \`treebench rejudge\` grades them again)\n`);
+  }
+  if (outcome.spentUsd !== null && (args.maxDollars !== undefined || loaded.config.run.maxDollars !== undefined)) {
+    process.stderr.write(`spent: $${outcome.spentUsd.toFixed(4)} of run.maxDollars $${args.maxDollars ?? loaded.config.run.maxDollars} (this invocation; cached calls cost nothing)\n`);
   }
   process.stderr.write(`run folder: ${outcome.dir}\n`);
   return runExitCode(outcome, loaded, args);
@@ -181,13 +192,23 @@ function onInterrupt(): { signal: AbortSignal; dispose(): void } {
 }
 
 /** 130 interrupted, 1 stopped with work left, 3 too many errors, else 0 — each with its reason. */
-function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: { path: string; config: { run: { maxErrorRate: number } } }, args: RunArgs): number {
+function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: { path: string; config: { run: { maxErrorRate: number }; cache?: { dir: string } } }, args: RunArgs): number {
   if (outcome.stopped) {
     const { reason, notRun, interrupted } = outcome.stopped;
     // With --retry-errors some of these tasks keep the error record they had; none got a new one.
     const what = args.retryErrors ? 'no new record written for them' : 'no record written';
     process.stderr.write(forTerminal(`${interrupted ? 'interrupted' : `run stopped: ${reason}`}\n${notRun} tasks not run (${what}); resume with:\n  ${resumeCommand(args, outcome.dir)}\n`));
     return interrupted ? 130 : 1;
+  }
+  // Replay never calls the model: a miss failed its question, and the gate must not pass on it.
+  const misses = outcome.cache?.replayMisses ?? 0;
+  if (misses > 0) {
+    const failed = latestRecords(outcome.records).filter((r) => r.error?.startsWith('CacheMissError')).length;
+    process.stderr.write(
+      `replay: ${misses} call(s) were not in the response cache (${loaded.config.cache?.dir ?? '.treebench/cache'}), so ${failed} record(s) failed and no request was made; ` +
+        `the prompts or model settings changed since the cache was filled: fill it again with --cache (cache.mode: use), then replay\n`,
+    );
+    return 2;
   }
   // The summary counts the latest record of each task; the records file is read only to name
   // the commonest errors when the rate is over the limit.
@@ -222,7 +243,9 @@ export function resumeCommand(args: RunArgs, dir: string): string {
   if (args.strategies?.length) parts.push('--strategies', splitList(args.strategies).join(','));
   for (const flag of ['limit', 'concurrency', 'repeats'] as const) if (args[flag] !== undefined) parts.push(`--${flag}`, String(args[flag]));
   if (args.shard !== undefined) parts.push('--shard', args.shard);
-  if (args.cache !== undefined) parts.push(args.cache ? '--cache' : '--no-cache');
+  if (args.replay) parts.push('--replay');
+  else if (args.cache !== undefined) parts.push(args.cache ? '--cache' : '--no-cache');
+  if (args.maxDollars !== undefined) parts.push('--max-dollars', String(args.maxDollars));
   for (const expr of setFlags(args.set)) parts.push('--set', expr);
   if (args.format !== undefined && args.format !== 'table') parts.push('--format', args.format);
   if (args.quiet) parts.push('--quiet');
@@ -248,7 +271,9 @@ export function runCommand(run: Runner): CommandBody {
         .option('retry-errors', { type: 'boolean', describe: 'With --resume: run again the records that ended in an error' })
         .option('shard', { type: 'string', describe: 'Run the i-th of n deterministic slices of the questions, e.g. 2/4 (default: $TREEBENCH_SHARD)' })
         .option('format', { choices: FORMATS, default: 'table' as ReportFormat, describe: 'What to print when done' })
-        .option('cache', { type: 'boolean', describe: 'Cache chat responses on disk (--no-cache to bypass; default: config cache.enabled)' })
+        .option('cache', { type: 'boolean', describe: 'Cache chat responses on disk (--no-cache to bypass; default: config cache.mode / cache.enabled)' })
+        .option('replay', { type: 'boolean', describe: 'Answer only from the response cache (cache.mode: replay): a miss fails its question and the run exits 2; never calls the model' })
+        .option('max-dollars', { type: 'number', describe: 'Launch no more work once the calls have cost this much (run.maxDollars; per invocation); the rest is resumable' })
         .option('quiet', { type: 'boolean', describe: 'No progress on stderr' })
         .option('set', { type: 'string', requiresArg: true, describe: 'Override a config field, e.g. --set budget.calls=12 (repeatable; validated like the file)' })
         .example('$0 run configs/quickstart.yaml', 'offline quickstart over the bundled sample')
@@ -260,4 +285,9 @@ export function runCommand(run: Runner): CommandBody {
         ),
     handler: (a) => run(() => cmdRun(a as unknown as Parameters<typeof cmdRun>[0]))(),
   };
+}
+
+/** The env var holding the run model's key, as the user should check it. */
+function keyVariable(model: { apiKeyEnv?: string | undefined }): string {
+  return `$${model.apiKeyEnv ?? DEFAULT_API_KEY_ENV}, named by model.apiKeyEnv`;
 }

@@ -11,6 +11,7 @@ import { expandGrid, gridAxes } from './grid.ts';
 import { substituteEnv } from './variables.ts';
 import { applyOverrides, overrideLocator, parseOverride } from './overrides.ts';
 import { modelConfigSchema } from '../models/providers/registry.ts';
+import { priceTableSchema } from '../models/prices.ts';
 import { judgeConfigSchema } from '../scoring/judge/config.ts';
 import { groundednessConfigSchema } from '../scoring/judge/grounding.ts';
 import { corpusConfigSchema, datasetConfigSchema } from './dataSections.ts';
@@ -130,6 +131,8 @@ export const configSchema = z
         maxErrorRate: z.number().min(0).max(1).default(0.2),
         /** Consecutive connection failures (each after its retries) that stop the run. */
         maxConsecutiveFailures: z.number().int().min(1).default(5),
+        /** Dollars (priced calls) after which the run launches no more work; the rest is resumable. */
+        maxDollars: z.number().positive({ error: 'must be a number of dollars > 0' }).optional(),
       })
       .strict()
       .default({ concurrency: 8, repeats: 1, seed: 42, outDir: 'runs', maxErrorRate: 0.2, maxConsecutiveFailures: 5 }),
@@ -151,10 +154,17 @@ export const configSchema = z
       .strict()
       .default({ f1Threshold: 0.5, numericRelTol: 0.01, k: 10 }),
     /** On-disk response cache for chat calls (useful with paid models; see docs/real-models.md). */
+    // `mode` wins over `enabled` (kept for older configs: true = use, false = off). `replay` answers
+    // only from the cache and fails a question on a miss; `refresh` calls again and overwrites.
     cache: z
-      .object({ enabled: z.boolean().default(false), dir: z.string().default('.treebench/cache') })
+      .object({ enabled: z.boolean().default(false), dir: z.string().default('.treebench/cache'), mode: z.enum(['use', 'replay', 'refresh', 'off']).optional() })
       .strict()
       .default({ enabled: false, dir: '.treebench/cache' }),
+    /**
+     * Prices merged over the shipped table (configs/prices.yaml): a YAML file of the same shape
+     * (path relative to the config), or the table inline (`models: { my-model: { input, output } }`).
+     */
+    prices: z.union([z.string().min(1), priceTableSchema]).optional(),
     reports: z.array(z.enum(['table', 'md', 'csv', 'json', 'html'])).default(['md', 'csv']),
   })
   .strict();

@@ -8,12 +8,12 @@ import { UsageError } from '../errors.ts';
 const runShape = configSchema.shape.run.unwrap().shape;
 
 /** Flag name -> the `run:` field it overrides. */
-const RUN_FLAGS = { limit: 'limit', concurrency: 'concurrency', repeats: 'repeats' } as const satisfies Record<string, keyof typeof runShape>;
+const RUN_FLAGS = { limit: 'limit', concurrency: 'concurrency', repeats: 'repeats', maxDollars: 'maxDollars' } as const satisfies Record<string, keyof typeof runShape>;
 
 export type RunFlagValues = Partial<Record<keyof typeof RUN_FLAGS, unknown>>;
 
 /** Validated overrides; throws a UsageError naming every bad flag. */
-export function validateRunFlags(flags: RunFlagValues): { limit?: number; concurrency?: number; repeats?: number } {
+export function validateRunFlags(flags: RunFlagValues): { limit?: number; concurrency?: number; repeats?: number; maxDollars?: number } {
   const out: Record<string, number> = {};
   const problems: string[] = [];
   for (const [flag, field] of Object.entries(RUN_FLAGS) as Array<[keyof typeof RUN_FLAGS, keyof typeof runShape]>) {
@@ -23,9 +23,12 @@ export function validateRunFlags(flags: RunFlagValues): { limit?: number; concur
     if (parsed.success && typeof parsed.data === 'number') out[flag] = parsed.data;
     else {
       const message = parsed.success ? 'expected a number' : parsed.error.issues.map((i) => i.message).join('; ');
-      problems.push(`--${flag}: ${message} (got ${Number.isNaN(value) ? 'a value that is not a number' : JSON.stringify(value)}; same rule as run.${field} in a config)`);
+      problems.push(`--${flagName(flag)}: ${message} (got ${Number.isNaN(value) ? 'a value that is not a number' : JSON.stringify(value)}; same rule as run.${field} in a config)`);
     }
   }
   if (problems.length) throw new UsageError(problems.join('\n'));
   return out;
 }
+
+/** The flag as typed: `maxDollars` is `--max-dollars`. */
+const flagName = (flag: string): string => flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

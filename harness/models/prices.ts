@@ -1,8 +1,10 @@
 // The price table (configs/prices.yaml): USD per 1M tokens per model. The meter prices every call
-// with priceCall; a model the table does not know costs 0 and comes back priced=false, so
-// reports can say "unpriced" instead of inventing a number.
+// with priceCall; a model the table does not know comes back priced=false, and the meter writes
+// null (n/a), never 0, so reports say "unpriced" instead of inventing a number. A run's own
+// prices (`prices:` in its config, a file or inline) are merged over the shipped table.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { resolve as resolvePath } from 'node:path';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import { z } from 'zod';
 
@@ -36,7 +38,11 @@ export const priceTableSchema = z.strictObject({
 });
 
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
-export type PriceTable = z.infer<typeof priceTableSchema> & { path?: string };
+export type PriceTable = z.infer<typeof priceTableSchema> & {
+  path?: string;
+  /** The user's table merged over this one (`prices:` in the config), when there is one. */
+  user?: { path?: string; asOf?: string; models: string[] };
+};
 
 export class PriceTableError extends Error {
   constructor(message: string) {
@@ -137,4 +143,56 @@ export function priceCall(
 /** Upper-bound dollars for a call before it is made (budget checks): output priced at maxOutputTokens. */
 export function estimateCallCost(table: PriceTable, model: string, inputTokens: number, maxOutputTokens: number): number {
   return priceCall(table, model, inputTokens, maxOutputTokens).costUsd;
+}
+
+/**
+ * Dollars of several calls together: null when any of them is unpriced (a sum that left one out
+ * would be a made-up figure, and 0 would read as free).
+ */
+export function sumCosts(costs: Iterable<number | null | undefined>): number | null {
+  let total = 0;
+  for (const c of costs) {
+    if (c === null) return null;
+    total += c ?? 0;
+  }
+  return total;
+}
+
+/**
+ * The run's price table: the shipped one with the config's `prices:` merged over it, model by
+ * model (a user's entry replaces the shipped one of the same id). `spec` is a path (relative to
+ * `baseDir`, the config's folder) or an inline table, already validated by the config schema.
+ */
+export function loadRunPrices(spec: string | z.infer<typeof priceTableSchema> | undefined, baseDir: string, shippedPath: string = DEFAULT_PRICES_PATH): PriceTable {
+  const shipped = loadPriceTable(shippedPath);
+  if (spec === undefined) return shipped;
+  const user: PriceTable = typeof spec === 'string' ? loadPriceTable(resolvePath(baseDir, spec)) : spec;
+  return {
+    ...shipped,
+    models: { ...shipped.models, ...user.models },
+    user: { ...(user.path ? { path: user.path } : {}), ...(user.asOf ? { asOf: user.asOf } : {}), models: Object.keys(user.models) },
+  };
+}
+
+/** Days after which a price table is called stale. */
+export const STALE_PRICES_DAYS = 90;
+
+/**
+ * How old a table's `asOf` is, in days (a month-only date counts from the month's first day), or
+ * null when it has none or it is not a date.
+ */
+export function priceTableAgeDays(asOf: string | undefined, now: Date = new Date()): number | null {
+  if (!asOf) return null;
+  const m = /^(\d{4})-(\d{2})(?:-(\d{2}))?/.exec(asOf);
+  if (!m) return null;
+  const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, m[3] ? Number(m[3]) : 1);
+  return Math.floor((now.getTime() - t) / 86_400_000);
+}
+
+/** A warning when the shipped table is older than STALE_PRICES_DAYS, else null. */
+export function stalePricesWarning(table: PriceTable, now: Date = new Date()): string | null {
+  const age = priceTableAgeDays(table.asOf, now);
+  if (age === null || age <= STALE_PRICES_DAYS) return null;
+  const where = table.path ? ` (${table.path})` : '';
+  return `the price table${where} is from ${table.asOf}, ${age} days ago: prices may have changed; check them against your provider's page and put current ones in the config's \`prices:\` (merged over the shipped table)`;
 }

@@ -6,6 +6,11 @@
 // and neither do entries: a reply is written through harness/files/output.ts like a record, so a
 // server that echoes the key (or a bearer token) leaves [REDACTED] on disk. Temporary files that a
 // killed writer left are swept when the cache is opened.
+//
+// Modes (`cache.mode`): `use` reads and fills; `replay` only reads — a miss is a CacheMissError,
+// never a call, so a CI gate replaying last night's answers cannot spend; `refresh` never reads
+// and overwrites; `off` is no cache at all (the runner makes none). Keys hold no paths: the same
+// config run from another checkout (or a CI job that restored the folder) finds the same entries.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,12 +39,47 @@ export interface CacheKeyParts {
   toolChoice?: string;
 }
 
+export type CacheMode = 'use' | 'replay' | 'refresh' | 'off';
+
+/** A call that `cache.mode: replay` could not answer from the cache: no request was made. */
+export class CacheMissError extends Error {
+  constructor(readonly task?: string) {
+    super(`cache miss under cache.mode replay${task ? ` (task ${task})` : ''}: the call is not in the cache and replay never calls the model`);
+    this.name = 'CacheMissError';
+  }
+}
+
+export const isCacheMiss = (err: unknown): err is CacheMissError => err instanceof CacheMissError;
+
 export class ResponseCache {
   hits = 0;
   misses = 0;
+  /** Misses under replay (each failed a call without reaching the server). */
+  replayMisses = 0;
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    readonly mode: Exclude<CacheMode, 'off'> = 'use',
+  ) {
     sweepStaleTemps(dir, 1);
+  }
+
+  /**
+   * The cached reply for a call, as the mode wants it: under `refresh` never one (the call is made
+   * and overwrites the entry); under `replay` a miss throws CacheMissError instead of letting the
+   * call through.
+   */
+  lookup(key: string, task?: string): CachedChat | undefined {
+    if (this.mode === 'refresh') {
+      this.misses++;
+      return undefined;
+    }
+    const hit = this.get(key);
+    if (!hit && this.mode === 'replay') {
+      this.replayMisses++;
+      throw new CacheMissError(task);
+    }
+    return hit;
   }
 
   static key(parts: CacheKeyParts): string {

@@ -39,7 +39,7 @@ export class CircuitBreaker {
   /** Feeds one finished task: its failure kind (null = it succeeded or failed on its own). */
   record(kind: FailureKind | null, message = ''): void {
     if (kind === 'auth') {
-      this.reason ??= `authentication failed, every later call would fail too: ${message}`;
+      this.reason ??= `authentication failed: the server refused the API key (check the key in the env var named by model.apiKeyEnv, default OPENAI_API_KEY); every later call would fail too: ${message}`;
       return;
     }
     if (kind === 'connection') {

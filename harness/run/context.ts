@@ -8,7 +8,7 @@ import { redactSecrets } from '../models/secrets.ts';
 import { countChatTokens, countTokens } from '../models/tokenizer.ts';
 import type { Budget, CallLog, ChatMessage, ChatOptions, ChatProvider, ChatResult, Corpus, DocTree, Embedder, TreeNode } from '../types.ts';
 import type { ValueIndex } from '../retrieval/valueIndex.ts';
-import { ResponseCache } from '../models/responseCache.ts';
+import { CacheMissError, ResponseCache } from '../models/responseCache.ts';
 import type { StrategyContext, ValueSearchOptions } from '../strategy/context.ts';
 import { indexDoc } from '../trees/tree.ts';
 import { mulberry32 } from './random.ts';
@@ -32,7 +32,18 @@ export interface ModelDoor {
   modelKey?: unknown;
   /** Aborts calls in flight when the run is interrupted (Ctrl-C) or its circuit breaker trips. */
   signal?: AbortSignal;
+  /** Dollars the run's calls have cost so far (cached calls: nothing), for `run.maxDollars`. */
+  spent?: { usd: number };
 }
+
+/** Dollars of a call, or null when the price table does not know the model (never a made-up 0). */
+function dollars(prices: PriceTable, model: string, inputTokens: number, outputTokens: number): number | null {
+  const p = priceCall(prices, model, inputTokens, outputTokens);
+  return p.priced ? p.costUsd : null;
+}
+
+/** Embedders that run in-process cost nothing per token: only a remote one (`openai:…`) needs a price. */
+const isLocalEmbedder = (id: string): boolean => !id.startsWith('openai:');
 
 export interface ContextOptions {
   corpus: Corpus;
@@ -89,6 +100,8 @@ export class MeteredContext implements StrategyContext {
   readonly calls: CallLog[] = [];
   /** Time spent waiting for a free call slot; excluded from the question's latency. */
   queueMs = 0;
+  /** Calls that `cache.mode: replay` could not answer (each failed without a request). */
+  cacheMisses = 0;
   readonly seed: number;
   readonly random: () => number;
   readonly prompts?: Readonly<Record<string, string>>;
@@ -166,15 +179,26 @@ export class MeteredContext implements StrategyContext {
           ...(opts.tools ? { tools: opts.tools, toolChoice: opts.toolChoice ?? 'auto' } : {}),
         })
       : null;
-    const hit = cacheKey ? this.door.cache!.get(cacheKey) : undefined;
+    let hit;
+    try {
+      hit = cacheKey ? this.door.cache!.lookup(cacheKey, opts.task) : undefined;
+    } catch (err) {
+      if (!(err instanceof CacheMissError)) throw err;
+      this.cacheMisses++;
+      log.error = err.message;
+      throw err;
+    }
     if (hit) {
+      // Replayed: the tokens are the original call's, its latency is the one recorded then
+      // (marked cached, not measured now), and it costs nothing now; what it cost then is kept apart.
       log.cached = true;
       log.latencyMs = hit.latencyMs;
       log.inputTokens = hit.usage?.inputTokens ?? estimateInput();
       log.outputTokens = hit.usage?.outputTokens ?? countTokens(hit.text + toolCallsText(hit.toolCalls), this.pricedModel);
       if (!hit.usage) log.estimated = true;
-      log.costUsd = priceCall(prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
-      this.budget.afterCall({ tokens: log.inputTokens + log.outputTokens, dollars: log.costUsd });
+      log.cachedCostUsd = dollars(prices, this.pricedModel, log.inputTokens, log.outputTokens);
+      log.costUsd = log.cachedCostUsd === null ? null : 0;
+      this.budget.afterCall({ tokens: log.inputTokens + log.outputTokens, dollars: 0 });
       return { text: hit.text, model: hit.model, ...(hit.usage ? { usage: hit.usage } : {}), ...(hit.toolCalls ? { toolCalls: hit.toolCalls } : {}), cached: true };
     }
     let started = 0;
@@ -185,15 +209,19 @@ export class MeteredContext implements StrategyContext {
         this.queueMs += started - requested;
         return provider.chat(messages, { ...opts, maxTokens, attempt: this.repeat, ...(this.door.signal ? { signal: this.door.signal } : {}) });
       });
-      log.latencyMs = performance.now() - started;
+      // Time the provider held the call for the server's rate limits is waiting, not the model's latency.
+      const paced = result.pacedMs ?? 0;
+      log.latencyMs = performance.now() - started - paced;
+      this.queueMs += paced;
       if (!provider.offline) await afterNextTurn();
       log.inputTokens = result.usage?.inputTokens ?? estimateInput();
       log.outputTokens = result.usage?.outputTokens ?? countTokens(result.text + toolCallsText(result.toolCalls), this.pricedModel);
       if (!result.usage) log.estimated = true;
       log.retries = result.retries ?? 0;
       log.cached = result.cached ?? false;
-      log.costUsd = priceCall(prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
-      this.budget.afterCall({ tokens: log.inputTokens + log.outputTokens, dollars: log.costUsd });
+      log.costUsd = dollars(prices, this.pricedModel, log.inputTokens, log.outputTokens);
+      this.budget.afterCall({ tokens: log.inputTokens + log.outputTokens, dollars: log.costUsd ?? 0 });
+      if (this.door.spent && log.costUsd) this.door.spent.usd += log.costUsd;
       if (cacheKey) {
         this.door.cache!.set(cacheKey, {
           text: result.text,
@@ -229,13 +257,15 @@ export class MeteredContext implements StrategyContext {
       return embedder.embed(texts);
     });
     const inputTokens = res.usage?.inputTokens ?? texts.reduce((n, t) => n + countTokens(t, embedder.id), 0);
+    const costUsd = isLocalEmbedder(embedder.id) ? 0 : dollars(prices, embedder.id.replace(/^openai:/, ''), inputTokens, 0);
+    if (this.door.spent && costUsd) this.door.spent.usd += costUsd;
     this.calls.push({
       ...(res.usage ? {} : { estimated: true }),
       kind: 'embed',
       model: embedder.id,
       inputTokens,
       outputTokens: 0,
-      costUsd: priceCall(prices, embedder.id.replace(/^openai:/, ''), inputTokens, 0).costUsd,
+      costUsd,
       latencyMs: performance.now() - started,
       cached: false,
       retries: 0,

@@ -105,7 +105,7 @@ export async function writeModelSummaries(corpus: Corpus, opts: ModelSummaryOpti
     cached: calls.filter((c) => c.cached).length,
     inputTokens: calls.reduce((n, c) => n + c.inputTokens, 0),
     outputTokens: calls.reduce((n, c) => n + c.outputTokens, 0),
-    costUsd: calls.reduce((n, c) => n + c.costUsd, 0),
+    costUsd: calls.reduce((n, c) => n + (c.costUsd ?? 0), 0),
     fallbacks,
     ms: performance.now() - t0,
   };

@@ -10,7 +10,9 @@
 /** Nesting allowed in a record (a trace step or a call log is a few levels deep). */
 export const MAX_RECORD_DEPTH = 64;
 
-const NUMBERS = ['calls', 'embedCalls', 'inputTokens', 'outputTokens', 'embedTokens', 'costUsd', 'latencyMs', 'queueMs', 'nodesVisited', 'nodesOpened', 'evidenceTokens', 'parseFailures', 'valueFallbacks'] as const;
+const NUMBERS = ['calls', 'embedCalls', 'inputTokens', 'outputTokens', 'embedTokens', 'latencyMs', 'queueMs', 'nodesVisited', 'nodesOpened', 'evidenceTokens', 'parseFailures', 'valueFallbacks'] as const;
+/** Numbers that may be null: a cost is null (n/a) when the model is unpriced. */
+const NULLABLE_NUMBERS = ['costUsd', 'cachedCostUsd', 'cachedCalls', 'cachedLatencyMs'] as const;
 const STRINGS = ['runId', 'question', 'answer', 'finishedAt', 'stopReason'] as const;
 const ARRAYS = ['evidence', 'trace', 'callLog'] as const;
 const SCORE_FIELDS = ['exactMatch', 'f1', 'numericMatch', 'yesNo', 'choice', 'correct'] as const;
@@ -49,6 +51,7 @@ export function recordProblem(r: unknown): string | null {
   if (!Number.isInteger(r.repeat) || (r.repeat as number) < 0) return r.repeat === undefined ? 'no "repeat" field' : `"repeat" is ${describe(r.repeat)}, expected an integer >= 0`;
   for (const k of STRINGS) if (r[k] !== undefined && typeof r[k] !== 'string') return `"${k}" is ${describe(r[k])}, expected a string`;
   for (const k of NUMBERS) if (r[k] !== undefined && (typeof r[k] !== 'number' || !Number.isFinite(r[k]))) return `"${k}" is ${describe(r[k])}, expected a number`;
+  for (const k of NULLABLE_NUMBERS) if (r[k] !== undefined && r[k] !== null && (typeof r[k] !== 'number' || !Number.isFinite(r[k]))) return `"${k}" is ${describe(r[k])}, expected a number or null`;
   for (const k of ARRAYS) if (r[k] !== undefined && !Array.isArray(r[k])) return `"${k}" is ${describe(r[k])}, expected an array`;
   if (r.error !== undefined && r.error !== null && typeof r.error !== 'string') return `"error" is ${describe(r.error)}, expected a string or null`;
   if (r.gold !== undefined && !(Array.isArray(r.gold) && r.gold.every((g) => typeof g === 'string'))) return `"gold" is ${describe(r.gold)}, expected a list of strings`;

@@ -23,7 +23,7 @@ import { lexicalGroundedness } from '../scoring/groundedness.ts';
 import { scoreRetrievalAtK } from '../scoring/retrieval.ts';
 import { summarize, type RunSummary } from '../summary/summary.ts';
 import { withIntervals } from '../summary/intervals.ts';
-import { findPrice, loadPriceTable, priceCall } from '../models/prices.ts';
+import { findPrice, loadRunPrices, priceCall, stalePricesWarning, sumCosts } from '../models/prices.ts';
 import { createEmbedder, createProvider, embedderOptionsFor } from '../models/providers/registry.ts';
 import { ProviderError } from '../models/providers/openai-client.ts';
 import { inheritEndpoint } from '../models/endpoint.ts';
@@ -31,12 +31,12 @@ import { recordKey, RunStore, type FileHash, type RunManifest } from './store.ts
 import { openRunFolder, runFolderPath, timestampRunId } from './folder.ts';
 import { CircuitBreaker, classifyFailure, isEnvironmentFailure, type FailureKind } from './breaker.ts';
 import { redactSecrets } from '../models/secrets.ts';
-import { toQuestionInput, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from '../types.ts';
+import { toQuestionInput, type CallLog, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from '../types.ts';
 import { ValueIndex } from '../retrieval/valueIndex.ts';
 import { sortLikeRun } from './order.ts';
 import { RecordWriter } from './recordWriter.ts';
 import { summaryRecord } from '../summary/rows.ts';
-import { ResponseCache } from '../models/responseCache.ts';
+import { CacheMissError, ResponseCache, type CacheMode } from '../models/responseCache.ts';
 import { configHashOf, legacyConfigHash } from '../config/overrides.ts';
 import { warmTokenizer } from '../models/tokenizer.ts';
 import { getStrategy } from '../strategy/registry.ts';
@@ -78,8 +78,10 @@ export interface RunOptions {
   retryErrors?: boolean;
   /** Run a deterministic slice of the questions: `{ index: 1-based, count }`. */
   shard?: { index: number; count: number };
-  /** Turn the response cache on or off, whatever the config says. */
-  cache?: boolean;
+  /** Turn the response cache on (`true` = use) or off, or pick its mode, whatever the config says. */
+  cache?: boolean | CacheMode;
+  /** Launch no more work once the run's calls have cost this many dollars (`run.maxDollars`). */
+  maxDollars?: number;
   /** Progress of model-written summaries at ingestion (corpus.summaries: model). */
   onSummaryProgress?: (done: number, total: number) => void;
   /** Turn the on-disk embedding cache off, whatever the config says. */
@@ -107,8 +109,22 @@ export interface RunStop {
   interrupted: boolean;
 }
 
+/** What the response cache did in this invocation. */
+export interface CacheOutcome {
+  mode: Exclude<CacheMode, 'off'>;
+  hits: number;
+  /** Calls that replay could not answer (each failed its question; no request was made). */
+  replayMisses: number;
+}
+
 export interface RunOutcome {
   dir: string;
+  /** Null when the response cache was off. */
+  cache: CacheOutcome | null;
+  /** Things the user should know about the run's numbers (e.g. a stale price table). */
+  warnings: string[];
+  /** Dollars this invocation's calls cost (cached calls: nothing); null when the model is unpriced. */
+  spentUsd: number | null;
   manifest: RunManifest;
   /** Every record of the run folder in config order, read from records.jsonl on first access. */
   records: RunRecord[];
@@ -165,9 +181,13 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
 
   const provider = opts.provider ?? createProvider(config.model);
   const embedder = createEmbedder(config.embedder, embedderOptionsFor(config.model));
-  const prices = loadPriceTable();
+  const prices = loadRunPrices(config.prices, loaded.baseDir);
   const priceAs = config.model.priceAs ?? null;
   const pricedModel = priceAs ?? provider.id;
+  const maxDollars = opts.maxDollars ?? config.run.maxDollars;
+  if (maxDollars !== undefined && !findPrice(prices, pricedModel)) {
+    throw new UsageError(`run.maxDollars (--max-dollars) needs priced calls, and "${pricedModel}" is not in the price table: add it under \`prices:\` in the config, or set model.priceAs`);
+  }
   const { apiKeyEnv: _keyVar, ...modelKey } = config.model;
 
   // Model-written node summaries (corpus.summaries: model) are ingestion, not per-question work:
@@ -256,6 +276,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
         priceAs,
         priced: findPrice(prices, pricedModel) !== undefined,
         label: provider.offline ? `${provider.id} (offline reasoner: lexical heuristics, not an LLM)` : provider.id,
+        ...(prices.asOf ? { pricesAsOf: prices.asOf } : {}),
+        ...(prices.user ? { userPrices: prices.user.models } : {}),
       },
       embedder: embedder.id,
       strategies: specs.map((s) => ({ id: s.id, strategy: s.strategy, params: s.params, budget: s.budget as Record<string, number>, ...(s.grid ? { grid: s.grid } : {}) })),
@@ -303,7 +325,8 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   manifest.index = { ...index.stats, costUsd: indexPrice.costUsd, priced: indexPrice.priced };
   store.writeManifest(manifest);
 
-  const useCache = opts.cache ?? config.cache.enabled;
+  const cacheMode = resolveCacheMode(opts.cache, config.cache);
+  const spent = { usd: 0 };
   const door: ModelDoor = {
     provider,
     embedder,
@@ -311,8 +334,9 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     ...(priceAs ? { priceAs } : {}),
     limiter: pLimit(concurrency),
     index,
-    ...(useCache ? { cache: new ResponseCache(resolve(config.cache.dir)), modelKey } : {}),
+    ...(cacheMode !== 'off' ? { cache: new ResponseCache(resolve(config.cache.dir), cacheMode), modelKey } : {}),
     signal: stopCalls.signal,
+    spent,
   };
   const strategyFor = (spec: StrategySpec): Strategy => (spec.source ? plugins!.strategyFor(spec) : getStrategy(spec.strategy));
   // The judge talks to the run's model server unless it names its own (harness/models/endpoint.ts).
@@ -346,6 +370,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   let errors = 0;
   let finished = 0;
   let notRun = 0;
+  let capped = false;
   const environmentErrors = new Map<string, number>();
   const breaker = new CircuitBreaker(config.run.maxConsecutiveFailures);
   const runStart = performance.now();
@@ -356,6 +381,12 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   let nextTask = 0;
   const runTask = async (task: ReturnType<typeof taskAt>) => {
     if (breaker.open || stopCalls.signal.aborted) {
+      notRun++;
+      return;
+    }
+    // The spending cap stops launching work; what is in flight finishes (one wave past the cap at most).
+    if (maxDollars !== undefined && spent.usd >= maxDollars) {
+      capped = true;
       notRun++;
       return;
     }
@@ -387,7 +418,9 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   let stopped: RunStop | null = null;
   if (notRun > 0) {
     const commonest = [...environmentErrors.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-    const reason = opts.signal?.aborted ? 'interrupted' : breaker.reason ?? `${notRun} tasks failed for reasons outside the strategy${commonest ? `: ${commonest}` : ''}`;
+    const reason = opts.signal?.aborted
+      ? 'interrupted'
+      : breaker.reason ?? (capped ? `run.maxDollars $${maxDollars} reached: this invocation spent $${spent.usd.toFixed(4)}` : undefined) ?? `${notRun} tasks failed for reasons outside the strategy${commonest ? `: ${commonest}` : ''}`;
     stopped = { reason, notRun, interrupted: Boolean(opts.signal?.aborted) && !breaker.open };
   }
 
@@ -401,6 +434,11 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   store.forEachRecord((r) => void records.push(summaryRecord(r)));
   sortLikeRun(records, manifest);
   const summary = opts.intervals === false ? summarize(records) : withIntervals(summarize(records), records, { seed: manifest.seed });
+  const pacing = provider.pacing;
+  if (pacing && (pacing.paced || pacing.refused > 0)) {
+    manifest.pacing = { ...pacing, waitedMs: Math.round(pacing.waitedMs) };
+    summary.pacing = manifest.pacing;
+  }
   // A run with work left undone is not finished: finishedAt stays null until a resume completes it.
   if (!stopped) manifest.finishedAt = new Date().toISOString();
   store.writeManifest(manifest);
@@ -408,6 +446,10 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   let full: RunRecord[] | null = null;
   return {
     dir: store.dir,
+    cache: door.cache ? { mode: door.cache.mode, hits: door.cache.hits, replayMisses: door.cache.replayMisses } : null,
+    spentUsd: manifest.model.priced ? spent.usd : null,
+    // Only where real money is counted: an offline run priced as a model is an illustration.
+    warnings: manifest.model.priced && !provider.offline ? [stalePricesWarning(prices)].filter((w): w is string => w !== null) : [],
     manifest,
     // The full records are read back when asked for.
     get records() {
@@ -438,6 +480,25 @@ interface TaskEnv {
   scorers?: readonly Scorer[];
 }
 
+/** The cache mode of a run: the option (CLI) over `cache.mode` over `cache.enabled`. */
+export function resolveCacheMode(option: boolean | CacheMode | undefined, cache: { enabled: boolean; mode?: CacheMode | undefined }): CacheMode {
+  if (typeof option === 'string') return option;
+  if (option === false) return 'off';
+  if (option === true) return cache.mode && cache.mode !== 'off' ? cache.mode : 'use';
+  return cache.mode ?? (cache.enabled ? 'use' : 'off');
+}
+
+/** A record's cache figures: calls answered from the cache, what they cost then, their recorded latency. */
+function cacheFigures(calls: readonly CallLog[]): Pick<RunRecord, 'cachedCalls' | 'cachedCostUsd' | 'cachedLatencyMs'> {
+  const cached = calls.filter((c) => c.cached);
+  if (cached.length === 0) return {};
+  return {
+    cachedCalls: cached.length,
+    cachedCostUsd: sumCosts(cached.map((c) => c.cachedCostUsd ?? null)),
+    cachedLatencyMs: Math.round(cached.reduce((n, c) => n + c.latencyMs, 0) * 10) / 10,
+  };
+}
+
 /** Runs one strategy on one question; never throws — failures become error records. */
 export async function runOne(task: { spec: StrategySpec; question: Question; repeat: number }, env: TaskEnv): Promise<RunRecord> {
   return (await runOneDetailed(task, env)).record;
@@ -466,6 +527,12 @@ export async function runOneDetailed(task: { spec: StrategySpec; question: Quest
       error = redactSecrets(err instanceof Error ? `${err.name}: ${err.message}` : String(err));
       failure = err;
     }
+  }
+  // Under replay a miss fails the question even when the strategy caught it and went on: its
+  // answer would not be the one a model gave.
+  if (ctx.cacheMisses > 0 && error === null) {
+    error = `CacheMissError: ${ctx.cacheMisses} call(s) not in the cache under cache.mode replay (no request made)`;
+    failure = new CacheMissError();
   }
   const wallMs = performance.now() - started;
   const chats = ctx.calls.filter((c) => c.kind === 'chat');
@@ -508,7 +575,8 @@ export async function runOneDetailed(task: { spec: StrategySpec; question: Quest
     inputTokens: chats.reduce((n, c) => n + c.inputTokens, 0),
     outputTokens: chats.reduce((n, c) => n + c.outputTokens, 0),
     embedTokens: ctx.calls.reduce((n, c) => n + (c.kind === 'embed' ? c.inputTokens : 0), 0),
-    costUsd: ctx.calls.reduce((n, c) => n + c.costUsd, 0),
+    costUsd: sumCosts(ctx.calls.map((c) => c.costUsd)),
+    ...cacheFigures(ctx.calls),
     latencyMs: Math.round((wallMs - ctx.queueMs) * 10) / 10,
     queueMs: Math.round(ctx.queueMs * 10) / 10,
     nodesVisited: ctx.budget.used.nodesVisited,

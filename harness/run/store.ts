@@ -40,7 +40,20 @@ export interface RunManifest {
     summaries?: { nodes: number; calls: number; cached: number; inputTokens: number; outputTokens: number; costUsd: number; fallbacks: number; ms: number };
   };
   code: { version: string; commit: string | null; dirty: boolean | null; node: string };
-  model: { provider: string; id: string; offline: boolean; priceAs: string | null; priced: boolean; label: string };
+  model: {
+    provider: string;
+    id: string;
+    offline: boolean;
+    priceAs: string | null;
+    priced: boolean;
+    label: string;
+    /** Date of the shipped price table used (absent in older manifests). */
+    pricesAsOf?: string;
+    /** Models the config priced itself (`prices:`), when it did. */
+    userPrices?: string[];
+  };
+  /** Rate-limit pacing of the chat requests of the last invocation, when the server sent limits or refused any. */
+  pacing?: import('../models/pacing.ts').PacingStats;
   embedder: string;
   strategies: Array<{ id: string; strategy: string; params: Record<string, unknown>; budget: Record<string, number>; grid?: Record<string, unknown> }>;
   /** `--set` flags and `${VAR}` values the config was loaded with (both covered by configHash). */

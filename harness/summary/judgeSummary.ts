@@ -61,7 +61,7 @@ export function judgeSummary(records: readonly RunRecord[], opts: JudgeSummaryOp
     k.hi = NaN;
   }
   const calls = judged.flatMap((r) => r.judge!.calls);
-  const totalCost = calls.reduce((n, c) => n + c.costUsd, 0);
+  const totalCost = calls.reduce((n, c) => n + (c.costUsd ?? 0), 0);
   return {
     n: llm.length,
     errors: judged.length - llm.length,

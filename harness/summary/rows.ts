@@ -43,7 +43,10 @@ class SummaryRow implements RunRecord {
   declare readonly inputTokens: number;
   declare readonly outputTokens: number;
   declare readonly embedTokens: number | undefined;
-  declare readonly costUsd: number;
+  declare readonly costUsd: number | null;
+  declare readonly cachedCalls: number | undefined;
+  declare readonly cachedCostUsd: number | null | undefined;
+  declare readonly cachedLatencyMs: number | undefined;
   declare readonly latencyMs: number;
   declare readonly nodesVisited: number;
   declare readonly nodesOpened: number;
@@ -80,6 +83,9 @@ class SummaryRow implements RunRecord {
     this.outputTokens = r.outputTokens;
     this.embedTokens = r.embedTokens;
     this.costUsd = r.costUsd;
+    this.cachedCalls = r.cachedCalls;
+    this.cachedCostUsd = r.cachedCostUsd;
+    this.cachedLatencyMs = r.cachedLatencyMs;
     this.latencyMs = r.latencyMs;
     this.nodesVisited = r.nodesVisited;
     this.nodesOpened = r.nodesOpened;

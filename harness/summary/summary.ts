@@ -120,6 +120,12 @@ export interface StrategySummary {
   evidenceTokensPerQuestion: number;
   /** Share of logged model calls answered from the cache; null when no calls were logged. */
   cacheHitRate: number | null;
+  /**
+   * Calls answered from the response cache (absent when none was): how many, what they cost when
+   * they were made (null when unpriced; `totalCost` is what the run cost now, nothing for them),
+   * and the mean latency they had then (replayed, not measured now).
+   */
+  cache?: { calls: number; costThen: number | null; latencyPerCallMs: number };
 
   /** Records that stopped because this budget ran out (every budget name is present). */
   budgetExhausted: Record<BudgetName, number>;
@@ -164,6 +170,8 @@ export interface RunSummary {
   tags?: TagSummary[];
   /** How `intervals` were computed, when they were. */
   ci?: { level: number; method: string; resamples?: number; seed?: number };
+  /** Rate-limit pacing of the chat requests of the last invocation (harness/models/pacing.ts), when the server sent limits or refused any. */
+  pacing?: import('../models/pacing.ts').PacingStats;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -399,8 +407,8 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
           groundednessJudge: {
             graded: grounded.length,
             errors: grader.filter((r) => r.groundedness!.judge!.error).length,
-            costPerQuestion: graderCalls.reduce((n, c) => n + c.costUsd, 0) / grader.length,
-            totalCost: graderCalls.reduce((n, c) => n + c.costUsd, 0),
+            costPerQuestion: graderCalls.reduce((n, c) => n + (c.costUsd ?? 0), 0) / grader.length,
+            totalCost: graderCalls.reduce((n, c) => n + (c.costUsd ?? 0), 0),
             tokensPerQuestion: graderCalls.reduce((n, c) => n + c.inputTokens + c.outputTokens, 0) / grader.length,
             model: grader[0]!.groundedness!.judge!.model,
           },
@@ -416,7 +424,7 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
     embedTokensPerQuestion: m('embedTokensPerQuestion'),
     estimatedTokenShare: logged === 0 ? null : estimated / logged,
     costPerQuestion: m('costPerQuestion'),
-    totalCost: records.reduce((sum, r) => sum + r.costUsd, 0),
+    totalCost: records.reduce((sum, r) => sum + (r.costUsd ?? 0), 0),
     latencyMs: {
       mean: mean(latencies),
       p50: percentile(latencies, 50),
@@ -427,6 +435,7 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
     nodesOpenedPerQuestion: m('nodesOpenedPerQuestion'),
     evidenceTokensPerQuestion: m('evidenceTokensPerQuestion'),
     cacheHitRate: logged === 0 ? null : cached / logged,
+    ...cacheSummary(records),
     budgetExhausted,
     budgetExhaustedRecords,
     parseFailures: records.reduce((sum, r) => sum + (r.parseFailures ?? 0), 0),
@@ -446,6 +455,19 @@ function customSummary(records: readonly RunRecord[]): Pick<StrategySummary, 'cu
     custom[name] = { value: nullableMean(values), n: values.length, errors: records.filter((r) => r.customErrors?.[name] !== undefined).length };
   }
   return { custom };
+}
+
+function cacheSummary(records: readonly RunRecord[]): Pick<StrategySummary, 'cache'> {
+  let calls = 0;
+  let latency = 0;
+  let costThen: number | null = 0;
+  for (const r of records) {
+    if (!r.cachedCalls) continue;
+    calls += r.cachedCalls;
+    latency += r.cachedLatencyMs ?? 0;
+    costThen = costThen === null || r.cachedCostUsd === null || r.cachedCostUsd === undefined ? null : costThen + r.cachedCostUsd;
+  }
+  return calls === 0 ? {} : { cache: { calls, costThen, latencyPerCallMs: latency / calls } };
 }
 
 export function summarize(records: readonly RunRecord[]): RunSummary {

@@ -38,7 +38,7 @@ interface CompactRecord {
   f1: number | null;
   recall: number | null;
   calls: number;
-  costUsd: number;
+  costUsd: number | null;
   latencyMs: number;
   stop: string | null;
   evidence: string[];

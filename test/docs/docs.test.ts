@@ -200,7 +200,7 @@ describe('the offline commands of the docs, run', () => {
     // The subset covers what the brief names, not just --help.
     const kinds = new Set(ran.map((r) => r.split(': ')[1]!.split(' ')[0]));
     for (const k of ['strategies', 'datasets', 'run', 'report', 'trace']) expect(kinds, `a ${k} line ran`).toContain(k);
-  });
+  }, 300_000);
 });
 
 // ---------------------------------------------------------------------------------------------

@@ -132,7 +132,7 @@ export function spendOf(records: readonly RunRecord[]): Spend {
         s.calls += 1;
         s.tokens += c.inputTokens + c.outputTokens;
       }
-      s.dollars += c.costUsd;
+      s.dollars += c.costUsd ?? 0;
     }
   }
   return s;
@@ -172,7 +172,7 @@ export async function successiveHalving(variants: readonly string[], questions: 
       const pq = perQuestion(rs, metric);
       const objective = pq.size ? [...pq.values()].reduce((s, v) => s + v, 0) / pq.size : -Infinity;
       const per = (f: (r: RunRecord) => number) => (rs.length ? rs.reduce((s, r) => s + f(r), 0) / rs.length : 0);
-      return { id, n: pq.size, objective, costPerQuestion: per((r) => r.costUsd), callsPerQuestion: per((r) => r.calls) };
+      return { id, n: pq.size, objective, costPerQuestion: per((r) => r.costUsd ?? 0), callsPerQuestion: per((r) => r.calls) };
     });
     const last = k === plan.length - 1;
     const reasons = new Map<string, string>();
@@ -225,7 +225,7 @@ export async function successiveHalving(variants: readonly string[], questions: 
     if (scale !== 1) fullGrid.estimated = true;
     fullGrid.calls += rs.reduce((s, r) => s + r.calls, 0) * scale;
     fullGrid.tokens += rs.reduce((s, r) => s + r.inputTokens + r.outputTokens, 0) * scale;
-    fullGrid.dollars += rs.reduce((s, r) => s + r.costUsd, 0) * scale;
+    fullGrid.dollars += rs.reduce((s, r) => s + (r.costUsd ?? 0), 0) * scale;
   }
   return { objective: opts.objective, eta: opts.eta, plan, rungs, dropped, survivors: alive, records, spent, fullGrid, order: order.map((q) => q.id) };
 }

@@ -128,7 +128,7 @@ export function recommend(recordsByVariant: ReadonlyMap<string, readonly RunReco
       id,
       n: pq.size,
       objective: mean,
-      costPerQuestion: per((r) => r.costUsd),
+      costPerQuestion: per((r) => r.costUsd ?? 0),
       callsPerQuestion: per((r) => r.calls),
       tokensPerQuestion: per((r) => r.inputTokens + r.outputTokens),
       p95LatencyMs: records.length ? percentile(records.map((r) => r.latencyMs), 95) : NaN,

@@ -15,7 +15,9 @@ import type OpenAI from 'openai';
 import type { ChatMessage, ChatOptions, ChatProvider, ChatResult, ToolCall, Usage } from '../../types.ts';
 import { isToolsRefusal, ToolsUnsupportedError } from '../tools.ts';
 import { redactSecrets } from '../secrets.ts';
+import { Pacer, type PacingStats } from '../pacing.ts';
 import {
+  classifyError,
   IncompleteResponseError,
   createClient,
   ProviderError,
@@ -80,6 +82,12 @@ export class OpenAIChatProvider implements ChatProvider {
   private sendTemperature: boolean;
   private maxTokensField: MaxTokensField;
   private toolsRefused = false;
+  /** Paces requests under the server's rate limits (x-ratelimit-* headers, retry-after). */
+  private readonly pacer = new Pacer();
+
+  get pacing(): PacingStats {
+    return this.pacer.stats;
+  }
 
   get supportsTools(): boolean {
     return !this.toolsRefused;
@@ -119,9 +127,23 @@ export class OpenAIChatProvider implements ChatProvider {
 
     const what = `openai chat "${this.id}" at ${this.conn.baseURL}`;
     if (opts.tools?.length && this.toolsRefused) throw new ToolsUnsupportedError(`${what}: the server refused native tools earlier in this run`);
+    let pacedMs = 0;
     const { value: res, retries } = await withRetries(
       async (signal) => {
-        const r = await this.client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { signal });
+        // Every attempt (retries too) waits for the pacer and tells it what the server said.
+        pacedMs += await this.pacer.acquire(signal);
+        let r: OpenAI.ChatCompletion;
+        try {
+          const { data, response } = await this.client.chat.completions.create(body as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming, { signal }).withResponse();
+          r = data;
+          const used = r?.usage ? (r.usage.prompt_tokens ?? 0) + (r.usage.completion_tokens ?? 0) : 0;
+          this.pacer.done(response.status, response.headers, { tokensUsed: used });
+        } catch (err) {
+          const e = err as { status?: number; headers?: Headers };
+          const c = e.status === 429 ? classifyError(err) : undefined;
+          this.pacer.done(e.status, e.headers, c?.retryAfterMs !== undefined ? { retryAfterMs: c.retryAfterMs } : {});
+          throw err;
+        }
         // No choice at all (or a body that is not a completion) is the server failing, not the
         // model answering: retried like a 5xx. An empty *content* is an answer and is kept.
         if (!Array.isArray(r?.choices) || r.choices.length === 0) throw new IncompleteResponseError('the response has no choices');
@@ -170,6 +192,7 @@ export class OpenAIChatProvider implements ChatProvider {
       retries,
       finishReason: choice.finish_reason ?? undefined,
     };
+    if (pacedMs > 1) result.pacedMs = pacedMs;
     const toolCalls = fromWireToolCalls(choice.message?.tool_calls);
     if (toolCalls.length) result.toolCalls = toolCalls;
     const usage = toUsage(res.usage);

@@ -78,7 +78,8 @@ export class LlmJudge {
     try {
       let text: string;
       let usage;
-      const hit = key ? this.cache!.get(key) : undefined;
+      // Under cache.mode replay a miss throws (no request): the record is then ungraded.
+      const hit = key ? this.cache!.lookup(key, task) : undefined;
       if (hit) {
         text = hit.text;
         usage = hit.usage;
@@ -101,7 +102,11 @@ export class LlmJudge {
       log.inputTokens = usage?.inputTokens ?? countChatTokens(messages, this.pricedModel);
       log.outputTokens = usage?.outputTokens ?? countTokens(text, this.pricedModel);
       if (!usage) log.estimated = true;
-      log.costUsd = priceCall(this.prices, this.pricedModel, log.inputTokens, log.outputTokens).costUsd;
+      const price = priceCall(this.prices, this.pricedModel, log.inputTokens, log.outputTokens);
+      const cost = price.priced ? price.costUsd : null;
+      // A cached verdict costs nothing now; what it cost when it was made is kept apart.
+      if (log.cached) log.cachedCostUsd = cost;
+      log.costUsd = log.cached && cost !== null ? 0 : cost;
       return { text, log };
     } catch (err) {
       log.error = redactSecrets((err as Error).message ?? String(err));

@@ -50,7 +50,7 @@ describe('a Python worker (JSON lines)', () => {
     const py = byStrategy(out.records, 'py');
     expect(py).toHaveLength(8);
     expect(py.every((r) => r.error === null)).toBe(true);
-    expect(py.every((r) => r.calls === 1 && r.inputTokens > 0 && r.outputTokens > 0 && r.costUsd > 0)).toBe(true);
+    expect(py.every((r) => r.calls === 1 && r.inputTokens > 0 && r.outputTokens > 0 && (r.costUsd ?? 0) > 0)).toBe(true);
     expect(py.every((r) => r.evidence.length === 2 && r.evidence[0]!.rank === 1)).toBe(true);
     expect(py.every((r) => r.callLog[0]!.task === 'keyword.answer')).toBe(true);
     expect(py[0]!.trace[0]).toMatchObject({ step: 1, action: 'score', source: 'value' });

@@ -1,0 +1,166 @@
+// `treebench estimate`: what a config would cost before any money is spent. An offline dry run:
+// every strategy runs over the questions through the same metered context a run uses, with the
+// offline reasoner answering (it reads the same prompts a real model gets, so it builds every
+// prompt the strategies would send, and its choices decide the branches). Nothing is scored or
+// written. Calls, input and output tokens per strategy are priced as the model named.
+//
+// A real model may take other branches than the offline reasoner: the spread is measured, as the
+// min–max over a few seeds (seeded strategies such as mcts branch differently per seed), and
+// stated as such — it is not a bound on what a real model does. The corpus index's embedding
+// and model-written node summaries (ingestion) are costed apart, once per run.
+import pLimit from 'p-limit';
+import type { LoadedConfig, StrategySpec } from '../config/runConfig.ts';
+import { UsageError } from '../errors.ts';
+import { createEmbedder, createProvider } from '../models/providers/registry.ts';
+import { findPrice, loadRunPrices, priceCall, type PriceTable } from '../models/prices.ts';
+import { countTokens, warmTokenizer } from '../models/tokenizer.ts';
+import { ValueIndex } from '../retrieval/valueIndex.ts';
+import { getStrategy } from '../strategy/registry.ts';
+import { toQuestionInput, type BenchmarkData } from '../types.ts';
+import { isBudgetExhausted } from './budget.ts';
+import { MeteredContext, type ModelDoor } from './context.ts';
+import { hashSeed } from './random.ts';
+import { selectQuestions } from './runner.ts';
+
+export interface EstimateOptions {
+  loaded: LoadedConfig;
+  data: BenchmarkData;
+  /** Price as this model (default: the config's model.priceAs, else its model). */
+  priceAs?: string;
+  limit?: number;
+  /** Seeds to run (the config's seed, then the next ones): the spread is their min–max. Default 3. */
+  seeds?: number;
+  only?: string[];
+}
+
+export interface Range {
+  low: number;
+  expected: number;
+  high: number;
+}
+
+export interface StrategyEstimate {
+  strategy: string;
+  /** Questions × repeats. */
+  questions: number;
+  /** Totals for the run at the config's seed (the expected figures). */
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Dollars of the chat calls for the whole run; null when the model is unpriced. */
+  dollars: Range | null;
+  /** The same spread for calls and tokens. */
+  range: { calls: Range; inputTokens: Range; outputTokens: Range };
+}
+
+export interface Estimate {
+  pricedAs: string;
+  priced: boolean;
+  pricesAsOf: string | null;
+  seeds: number[];
+  /** How the low–high spread was found. */
+  bound: string;
+  strategies: StrategyEstimate[];
+  /** The corpus index's embedding, once per run (null dollars: the embedder is local or unpriced). */
+  embedding: { embedder: string; chunks: number; inputTokens: number; dollars: number | null };
+  /** Model-written node summaries (corpus.summaries: model), when the config asks for them: not run by the estimate. */
+  ingestion: { summaries: 'model'; note: string } | null;
+}
+
+/** Runs the dry run. Throws UsageError for an unknown --strategies id or an empty selection. */
+export async function estimateCost(opts: EstimateOptions): Promise<Estimate> {
+  const { loaded, data } = opts;
+  const { config } = loaded;
+  const prices: PriceTable = loadRunPrices(config.prices, loaded.baseDir);
+  const pricedAs = opts.priceAs ?? config.model.priceAs ?? (config.model.provider === 'offline' ? undefined : config.model.model);
+  if (!pricedAs) throw new UsageError('estimate: name the model to price as with --price-as (e.g. gpt-4o-mini): the config runs the offline reasoner and sets no model.priceAs');
+  const priced = findPrice(prices, pricedAs) !== undefined;
+  let specs: StrategySpec[] = loaded.strategies;
+  if (opts.only?.length) {
+    const unknown = opts.only.filter((id) => !specs.some((s) => s.id === id));
+    if (unknown.length) throw new UsageError(`--strategies: ${unknown.join(', ')} not in the config (it has: ${specs.map((s) => s.id).join(', ')})`);
+    specs = specs.filter((s) => opts.only!.includes(s.id));
+  }
+  const plugin = specs.find((s) => s.source);
+  if (plugin) throw new UsageError(`estimate: strategy "${plugin.id}" is a plugin (${plugin.strategy}); the estimate runs built-in strategies only (--strategies to leave it out)`);
+  const questions = selectQuestions(data.questions, opts.limit ?? config.run.limit);
+  if (questions.length === 0) throw new UsageError('estimate: no questions selected');
+  const repeats = config.run.repeats;
+  const seedCount = opts.seeds ?? 3;
+  const seeds = Array.from({ length: seedCount }, (_, i) => config.run.seed + i);
+
+  // The offline reasoner answers; the local hash embedder serves value search (a remote
+  // embedder's index is costed from its chunks' tokens below, without calling it).
+  const provider = createProvider({ provider: 'offline' });
+  const embedder = createEmbedder(config.embedder.startsWith('openai:') ? 'hash' : config.embedder);
+  warmTokenizer(pricedAs);
+  const { cache: _cache, ...indexOpts } = config.index;
+  const index = await ValueIndex.build(data.corpus, embedder, indexOpts);
+  const chunks = ValueIndex.chunkCorpus(data.corpus, indexOpts);
+  const embedTokens = config.embedder.startsWith('openai:') ? chunks.reduce((n, c) => n + countTokens(c.text, config.embedder), 0) : 0;
+  const embedPrice = config.embedder.startsWith('openai:') ? priceCall(prices, config.embedder.replace(/^openai:/, ''), embedTokens, 0) : null;
+
+  const limiter = pLimit(Math.max(1, config.run.concurrency));
+  const door: ModelDoor = { provider, embedder, prices, priceAs: pricedAs, limiter, index };
+  type Totals = { calls: number; inputTokens: number; outputTokens: number; dollars: number };
+  const totals = new Map<string, Totals[]>(specs.map((s) => [s.id, seeds.map(() => ({ calls: 0, inputTokens: 0, outputTokens: 0, dollars: 0 }))]));
+  const jobs: Array<() => Promise<void>> = [];
+  for (const [si, seed] of seeds.entries()) {
+    for (let repeat = 0; repeat < repeats; repeat++) {
+      for (const question of questions) {
+        for (const spec of specs) {
+          jobs.push(async () => {
+            const ctx = new MeteredContext({ corpus: data.corpus, door, budget: spec.budget, seed: hashSeed(seed, spec.id, question.id, repeat), repeat, ...(spec.prompts ? { prompts: spec.prompts } : {}) });
+            try {
+              await getStrategy(spec.strategy).run(toQuestionInput(question), ctx, spec.params);
+            } catch (err) {
+              // A budget refusal ends a question the way it ends it in a run; anything else is a bug to see.
+              if (!isBudgetExhausted(err)) throw err;
+            }
+            const t = totals.get(spec.id)![si]!;
+            for (const c of ctx.calls) {
+              if (c.kind !== 'chat') continue;
+              t.calls += 1;
+              t.inputTokens += c.inputTokens;
+              t.outputTokens += c.outputTokens;
+              t.dollars += c.costUsd ?? 0;
+            }
+          });
+        }
+      }
+    }
+  }
+  // Questions in flight a little above the call slots, as the runner keeps them.
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(jobs.length, Math.max(2, config.run.concurrency * 2)) }, async () => {
+      while (next < jobs.length) await jobs[next++]!();
+    }),
+  );
+
+  const range = (values: number[]): Range => ({ low: Math.min(...values), expected: values[0]!, high: Math.max(...values) });
+  return {
+    pricedAs,
+    priced,
+    pricesAsOf: prices.asOf ?? null,
+    seeds,
+    bound: `min–max over ${seeds.length} seed(s) (${seeds.join(', ')}) of the offline reasoner's branches; a real model may branch outside it`,
+    strategies: specs.map((s) => {
+      const t = totals.get(s.id)!;
+      const calls = range(t.map((x) => x.calls));
+      const inputTokens = range(t.map((x) => x.inputTokens));
+      const outputTokens = range(t.map((x) => x.outputTokens));
+      return {
+        strategy: s.id,
+        questions: questions.length * repeats,
+        calls: calls.expected,
+        inputTokens: inputTokens.expected,
+        outputTokens: outputTokens.expected,
+        dollars: priced ? range(t.map((x) => x.dollars)) : null,
+        range: { calls, inputTokens, outputTokens },
+      };
+    }),
+    embedding: { embedder: config.embedder, chunks: chunks.length, inputTokens: embedTokens, dollars: embedPrice ? (embedPrice.priced ? embedPrice.costUsd : null) : 0 },
+    ingestion: config.corpus?.summaries === 'model' ? { summaries: 'model', note: 'node summaries written by the model at ingestion are not estimated (one call per node without a summary; cached after the first run)' } : null,
+  };
+}

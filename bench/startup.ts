@@ -17,16 +17,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { percentile } from '../harness/summary/percentile.ts';
 import { benchArgs } from './lib/args.ts';
 
 const runs = benchArgs(import.meta.url, {
   runs: { type: 'string', default: '10', number: 'positive-integer', help: 'runs of each command (the median is printed); the one-question run takes half as many' },
 }).number('runs');
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-}
+const median = (xs: number[]): number => percentile(xs, 50);
 
 /** CPU time (user + system, ms) of waited-for children, from /proc/self/stat (Linux); null elsewhere. */
 function childCpuMs(): number | null {

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildIsCurrent } from '../bin/source-dirs.mjs';
 import { startLoopback } from './lib/loopback.ts';
+import { percentile } from '../harness/summary/percentile.ts';
 import { benchArgs } from './lib/args.ts';
 
 const args = benchArgs(import.meta.url, {
@@ -36,10 +37,7 @@ if (!buildIsCurrent(root)) {
   execFileSync(process.execPath, ['bin/build.mjs'], { stdio: 'inherit' });
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
+const median = (xs: number[]): number => percentile(xs, 50);
 
 /** A sample-format dataset: the bundled corpus, its questions repeated to `n` (ids made unique). */
 function dataset(dir: string, n: number): string {

@@ -86,15 +86,22 @@ export function promptInfo(tasks: readonly StrategyTask[]): PromptInfo[] {
   return tasks.map((name) => ({ name, description: PROMPT_DESCRIPTIONS[name], variables: [...PROMPT_VARIABLES[name], 'default'] }));
 }
 
-/** A template with its `{{variables}}` filled from the payload: text as is, numbers and flags as written, lists and objects as JSON. */
-export function renderTemplate(template: string, payload: StrategyPayload): string {
-  const fields = payload as unknown as Record<string, unknown>;
+/**
+ * A template with its `{{variables}}` filled from `fields`: text as is, numbers and flags as
+ * written, lists and objects as JSON; `{{default}}` is the built-in text the template replaces.
+ */
+export function fillTemplate(template: string, fields: Readonly<Record<string, unknown>>, defaultText: string): string {
   return template.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_m, name: string) => {
-    if (name === 'default') return INSTRUCTIONS[payload.task];
+    if (name === 'default') return defaultText;
     const v = fields[name];
     if (v === undefined || v === null) return '';
     return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v, null, 1);
   });
+}
+
+/** A task template filled from its payload; `{{default}}` is the task's built-in instruction. */
+export function renderTemplate(template: string, payload: StrategyPayload): string {
+  return fillTemplate(template, payload as unknown as Record<string, unknown>, INSTRUCTIONS[payload.task]);
 }
 
 /**

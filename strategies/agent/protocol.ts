@@ -3,6 +3,7 @@
 // two tool encodings, the question payload, the markers and the readers the offline reasoner
 // shares) is harness/protocol/agent.ts, re-exported here for the agent strategy.
 import type { ChatMessage, ToolCall, ToolSpec } from '../../harness/types.ts';
+import { fillTemplate } from '../prompts.ts';
 import {
   FINAL_ANSWER_MARKER,
   questionMessage,
@@ -40,13 +41,7 @@ export const AGENT_TEMPLATE_VARIABLES = ['question', 'choices', 'doc_ids', 'max_
 
 /** An agent template filled in from the question payload: `{{default}}` is the built-in guidance. */
 export function renderAgentTemplate(template: string, payload: AgentPayload): string {
-  const fields = payload as unknown as Record<string, unknown>;
-  return template.replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (_m, name: string) => {
-    if (name === 'default') return AGENT_GUIDANCE;
-    const v = fields[name];
-    if (v === undefined || v === null) return '';
-    return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v);
-  });
+  return fillTemplate(template, payload as unknown as Record<string, unknown>, AGENT_GUIDANCE);
 }
 
 /**

@@ -27,6 +27,14 @@ export interface CachedChat {
   latencyMs: number;
 }
 
+/** A query embedding (or a batch of them) from a remote embedder, cached like a chat reply. */
+export interface CachedEmbedding {
+  /** The vectors as numbers (float32 values round-trip through JSON exactly). */
+  vectors: number[][];
+  inputTokens?: number;
+  latencyMs: number;
+}
+
 export interface CacheKeyParts {
   /** Model settings without secrets (provider, model id, base URL, temperature, JSON mode). */
   model: unknown;
@@ -84,6 +92,21 @@ export class ResponseCache {
 
   static key(parts: CacheKeyParts): string {
     return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  }
+
+  /** The key of an embedding request: the embedder's cache key (model, server, size) and the texts. */
+  static embedKey(embedderKey: string, texts: string[]): string {
+    return createHash('sha256').update(JSON.stringify({ embedder: embedderKey, texts })).digest('hex');
+  }
+
+  /** `lookup` for an embedding request (same modes: replay throws on a miss). */
+  lookupEmbedding(key: string, task?: string): CachedEmbedding | undefined {
+    const hit = this.lookup(key, task) as unknown as CachedEmbedding | undefined;
+    return hit && Array.isArray(hit.vectors) ? hit : undefined;
+  }
+
+  setEmbedding(key: string, value: CachedEmbedding): void {
+    this.set(key, value as unknown as CachedChat);
   }
 
   private path(key: string): string {

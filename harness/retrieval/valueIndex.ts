@@ -63,6 +63,11 @@ export interface BuildOptions {
   cacheDir?: string;
   /** Approximate index settings; false = always exact. Default: minChunks 50 000. */
   approximate?: ApproximateSettings | false;
+  /**
+   * Under `cache.mode: replay` with a remote embedder: the vectors must all come from the cache.
+   * Called with the number of chunks that would need an embedding request; what it returns is thrown.
+   */
+  refuseEmbedCalls?: (missingChunks: number) => Error;
 }
 
 const EMBED_BATCH = 128;
@@ -144,6 +149,11 @@ export class ValueIndex {
           batch.push(v);
         }
         cachedChunks += end - i - missing.length;
+        if (missing.length && !into && opts.refuseEmbedCalls) {
+          let more = 0;
+          for (let k = end; k < chunks.length; k++) if (!cache?.get(hashes[k])) more++;
+          throw opts.refuseEmbedCalls(missing.length + more);
+        }
         if (missing.length && into) embedCalls++;
         else if (missing.length) {
           const sent = missing.map((k) => texts[k]!);

@@ -43,7 +43,8 @@ function dollars(prices: PriceTable, model: string, inputTokens: number, outputT
 }
 
 /** Embedders that run in-process cost nothing per token: only a remote one (`openai:…`) needs a price. */
-const isLocalEmbedder = (id: string): boolean => !id.startsWith('openai:');
+/** Embedders that run in this process (free, no request); `openai:` ones call a server. */
+export const isLocalEmbedder = (id: string): boolean => !id.startsWith('openai:');
 
 export interface ContextOptions {
   corpus: Corpus;
@@ -102,23 +103,41 @@ export class MeteredContext implements StrategyContext {
   queueMs = 0;
   /** Calls that `cache.mode: replay` could not answer (each failed without a request). */
   cacheMisses = 0;
-  readonly seed: number;
   readonly random: () => number;
   readonly prompts?: Readonly<Record<string, string>>;
   private readonly door: ModelDoor;
   private readonly repeat: number;
   private readonly docs: Map<string, DocTree>;
   private readonly queryVectors = new Map<string, Float32Array>();
+  private readonly seedValue: number;
+  private seedRead = false;
 
   constructor(opts: ContextOptions) {
     this.corpus = opts.corpus;
     this.door = opts.door;
     this.repeat = opts.repeat;
     this.budget = new BudgetTracker(opts.budget);
-    this.seed = opts.seed;
-    this.random = seededRandom(opts.seed);
+    this.seedValue = opts.seed;
+    const draw = seededRandom(opts.seed);
+    this.random = () => {
+      this.seedRead = true;
+      return draw();
+    };
     this.docs = new Map(opts.corpus.docs.map((d) => [d.docId, d]));
     if (opts.prompts) this.prompts = opts.prompts;
+  }
+
+  get seed(): number {
+    this.seedRead = true;
+    return this.seedValue;
+  }
+
+  /**
+   * Whether the strategy drew a random number or read its seed. One that did not took the same
+   * branches under any seed, so `estimate` runs it at one seed only.
+   */
+  get usedSeed(): boolean {
+    return this.seedRead;
   }
 
   /** The chat model's id (what the model gateway names in its replies). */
@@ -249,6 +268,38 @@ export class MeteredContext implements StrategyContext {
 
   async embed(texts: string[]): Promise<Float32Array[]> {
     const { embedder, limiter, prices } = this.door;
+    const local = isLocalEmbedder(embedder.id);
+    const price = (inputTokens: number): number | null => (local ? 0 : dollars(prices, embedder.id.replace(/^openai:/, ''), inputTokens, 0));
+    // A remote embedder's query vectors are cached with the chat replies (same modes): a replayed
+    // run embeds nothing, and under replay a miss fails the call without a request. Local
+    // embedders are cheaper to run than to cache.
+    const cacheKey = this.door.cache && !local ? ResponseCache.embedKey(embedder.cacheKey ?? embedder.id, texts) : null;
+    let hit;
+    try {
+      hit = cacheKey ? this.door.cache!.lookupEmbedding(cacheKey, 'embed') : undefined;
+    } catch (err) {
+      if (!(err instanceof CacheMissError)) throw err;
+      this.cacheMisses++;
+      this.calls.push({ kind: 'embed', model: embedder.id, inputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0, cached: false, retries: 0, error: err.message });
+      throw err;
+    }
+    if (hit) {
+      const inputTokens = hit.inputTokens ?? texts.reduce((n, t) => n + countTokens(t, embedder.id), 0);
+      const cachedCostUsd = price(inputTokens);
+      this.calls.push({
+        ...(hit.inputTokens === undefined ? { estimated: true } : {}),
+        kind: 'embed',
+        model: embedder.id,
+        inputTokens,
+        outputTokens: 0,
+        costUsd: cachedCostUsd === null ? null : 0,
+        cachedCostUsd,
+        latencyMs: hit.latencyMs,
+        cached: true,
+        retries: 0,
+      });
+      return hit.vectors.map((v) => Float32Array.from(v));
+    }
     const requested = performance.now();
     let started = requested;
     const res = await limiter(() => {
@@ -257,8 +308,9 @@ export class MeteredContext implements StrategyContext {
       return embedder.embed(texts);
     });
     const inputTokens = res.usage?.inputTokens ?? texts.reduce((n, t) => n + countTokens(t, embedder.id), 0);
-    const costUsd = isLocalEmbedder(embedder.id) ? 0 : dollars(prices, embedder.id.replace(/^openai:/, ''), inputTokens, 0);
+    const costUsd = price(inputTokens);
     if (this.door.spent && costUsd) this.door.spent.usd += costUsd;
+    const latencyMs = performance.now() - started;
     this.calls.push({
       ...(res.usage ? {} : { estimated: true }),
       kind: 'embed',
@@ -266,10 +318,11 @@ export class MeteredContext implements StrategyContext {
       inputTokens,
       outputTokens: 0,
       costUsd,
-      latencyMs: performance.now() - started,
+      latencyMs,
       cached: false,
       retries: 0,
     });
+    if (cacheKey) this.door.cache!.setEmbedding(cacheKey, { vectors: res.vectors.map((v) => Array.from(v)), ...(res.usage ? { inputTokens: res.usage.inputTokens } : {}), latencyMs });
     return res.vectors;
   }
 

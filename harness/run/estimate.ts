@@ -6,7 +6,9 @@
 //
 // A real model may take other branches than the offline reasoner: the spread is measured, as the
 // min–max over a few seeds (seeded strategies such as mcts branch differently per seed), and
-// stated as such — it is not a bound on what a real model does. The corpus index's embedding
+// stated as such — it is not a bound on what a real model does. Only a question whose strategy
+// drew a random number (or read its seed) at the first seed is run at the others: any other took
+// the branches it would take under every seed, so its figures stand for all of them. The corpus index's embedding
 // and model-written node summaries (ingestion) are costed apart, once per run.
 import pLimit from 'p-limit';
 import type { LoadedConfig, StrategySpec } from '../config/runConfig.ts';
@@ -104,39 +106,51 @@ export async function estimateCost(opts: EstimateOptions): Promise<Estimate> {
   const door: ModelDoor = { provider, embedder, prices, priceAs: pricedAs, limiter, index };
   type Totals = { calls: number; inputTokens: number; outputTokens: number; dollars: number };
   const totals = new Map<string, Totals[]>(specs.map((s) => [s.id, seeds.map(() => ({ calls: 0, inputTokens: 0, outputTokens: 0, dollars: 0 }))]));
-  const jobs: Array<() => Promise<void>> = [];
-  for (const [si, seed] of seeds.entries()) {
-    for (let repeat = 0; repeat < repeats; repeat++) {
-      for (const question of questions) {
-        for (const spec of specs) {
-          jobs.push(async () => {
-            const ctx = new MeteredContext({ corpus: data.corpus, door, budget: spec.budget, seed: hashSeed(seed, spec.id, question.id, repeat), repeat, ...(spec.prompts ? { prompts: spec.prompts } : {}) });
-            try {
-              await getStrategy(spec.strategy).run(toQuestionInput(question), ctx, spec.params);
-            } catch (err) {
-              // A budget refusal ends a question the way it ends it in a run; anything else is a bug to see.
-              if (!isBudgetExhausted(err)) throw err;
-            }
-            const t = totals.get(spec.id)![si]!;
-            for (const c of ctx.calls) {
-              if (c.kind !== 'chat') continue;
-              t.calls += 1;
-              t.inputTokens += c.inputTokens;
-              t.outputTokens += c.outputTokens;
-              t.dollars += c.costUsd ?? 0;
-            }
-          });
-        }
-      }
+  type Job = { spec: StrategySpec; question: (typeof questions)[number]; repeat: number };
+  const items: Job[] = [];
+  for (let repeat = 0; repeat < repeats; repeat++) for (const question of questions) for (const spec of specs) items.push({ spec, question, repeat });
+  /** Runs one question of one strategy at seed index `si`; returns whether it used its seed. */
+  const runOne = async ({ spec, question, repeat }: Job, si: number): Promise<{ usedSeed: boolean; sum: Totals }> => {
+    const ctx = new MeteredContext({ corpus: data.corpus, door, budget: spec.budget, seed: hashSeed(seeds[si]!, spec.id, question.id, repeat), repeat, ...(spec.prompts ? { prompts: spec.prompts } : {}) });
+    try {
+      await getStrategy(spec.strategy).run(toQuestionInput(question), ctx, spec.params);
+    } catch (err) {
+      // A budget refusal ends a question the way it ends it in a run; anything else is a bug to see.
+      if (!isBudgetExhausted(err)) throw err;
     }
-  }
+    const sum: Totals = { calls: 0, inputTokens: 0, outputTokens: 0, dollars: 0 };
+    for (const c of ctx.calls) {
+      if (c.kind !== 'chat') continue;
+      sum.calls += 1;
+      sum.inputTokens += c.inputTokens;
+      sum.outputTokens += c.outputTokens;
+      sum.dollars += c.costUsd ?? 0;
+    }
+    return { usedSeed: ctx.usedSeed, sum };
+  };
+  const add = (id: string, si: number, sum: Totals): void => {
+    const t = totals.get(id)![si]!;
+    t.calls += sum.calls;
+    t.inputTokens += sum.inputTokens;
+    t.outputTokens += sum.outputTokens;
+    t.dollars += sum.dollars;
+  };
   // Questions in flight a little above the call slots, as the runner keeps them.
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(jobs.length, Math.max(2, config.run.concurrency * 2)) }, async () => {
-      while (next < jobs.length) await jobs[next++]!();
-    }),
-  );
+  const inFlight = Math.max(2, config.run.concurrency * 2);
+  const drain = async (jobs: Array<() => Promise<void>>): Promise<void> => {
+    let next = 0;
+    await Promise.all(Array.from({ length: Math.min(jobs.length, inFlight) }, async () => { while (next < jobs.length) await jobs[next++]!(); }));
+  };
+  // The config's seed first. A question whose strategy never drew a random number (nor read its
+  // seed) takes the same branches under every seed: its figures stand for the other seeds too,
+  // and only the seeded ones (mcts's ties, say) are run again.
+  const seeded: Job[] = [];
+  await drain(items.map((item) => async () => {
+    const { usedSeed, sum } = await runOne(item, 0);
+    for (let si = 0; si < seeds.length; si++) if (si === 0 || !usedSeed) add(item.spec.id, si, sum);
+    if (usedSeed) seeded.push(item);
+  }));
+  await drain(seeded.flatMap((item) => seeds.slice(1).map((_, i) => async () => add(item.spec.id, i + 1, (await runOne(item, i + 1)).sum))));
 
   const range = (values: number[]): Range => ({ low: Math.min(...values), expected: values[0]!, high: Math.max(...values) });
   return {

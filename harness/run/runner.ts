@@ -13,7 +13,7 @@ import pLimit from 'p-limit';
 import { isBudgetExhausted } from './budget.ts';
 import { RunStartError, UsageError } from '../errors.ts';
 import type { LoadedConfig, StrategySpec } from '../config/runConfig.ts';
-import { MeteredContext, type ModelDoor } from './context.ts';
+import { isLocalEmbedder, MeteredContext, type ModelDoor } from './context.ts';
 import { hashSeed } from './random.ts';
 import { goldAnswers, scoreAnswer } from '../scoring/answer.ts';
 import { LlmJudge } from '../scoring/judge/llm.ts';
@@ -311,9 +311,15 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   warmTokenizer(pricedModel); // the meter counts unreported tokens with the priced model's encoding
   const t0 = performance.now();
   const { cache: embeddingCache, ...indexOpts } = config.index;
+  const cacheMode = resolveCacheMode(opts.cache, config.cache);
+  const embeddingCacheDir = embeddingCache.enabled && opts.embeddingCache !== false ? resolve(embeddingCache.dir) : null;
   const index = await ValueIndex.build(data.corpus, embedder, {
     ...indexOpts,
-    ...(embeddingCache.enabled && opts.embeddingCache !== false ? { cacheDir: resolve(embeddingCache.dir) } : {}),
+    ...(embeddingCacheDir ? { cacheDir: embeddingCacheDir } : {}),
+    // Replay never spends: a remote embedder's index vectors must all come from the embedding cache.
+    ...(cacheMode === 'replay' && !isLocalEmbedder(embedder.id)
+      ? { refuseEmbedCalls: (n: number) => new UsageError(`replay: ${n} chunk(s) of the corpus index are not in the embedding cache (${embeddingCacheDir ?? 'index.cache is off'}), and replay never calls the embedder ${embedder.id}; restore the embedding cache with the response cache, or run once with cache.mode use`) }
+      : {}),
     onProgress: (done, total) => opts.onProgress?.({ phase: 'index', done, total, errors: 0, elapsedMs: performance.now() - t0 }),
   }).catch((err: unknown) => {
     // An embedding server that failed past its retries: no record can hold that failure, and
@@ -325,7 +331,6 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   manifest.index = { ...index.stats, costUsd: indexPrice.costUsd, priced: indexPrice.priced };
   store.writeManifest(manifest);
 
-  const cacheMode = resolveCacheMode(opts.cache, config.cache);
   const spent = { usd: 0 };
   const door: ModelDoor = {
     provider,
@@ -490,12 +495,14 @@ export function resolveCacheMode(option: boolean | CacheMode | undefined, cache:
 
 /** A record's cache figures: calls answered from the cache, what they cost then, their recorded latency. */
 function cacheFigures(calls: readonly CallLog[]): Pick<RunRecord, 'cachedCalls' | 'cachedCostUsd' | 'cachedLatencyMs'> {
+  // Counted and timed as chat calls (what the table says); what they cost then includes replayed query embeddings.
   const cached = calls.filter((c) => c.cached);
+  const chats = cached.filter((c) => c.kind === 'chat');
   if (cached.length === 0) return {};
   return {
-    cachedCalls: cached.length,
+    cachedCalls: chats.length,
     cachedCostUsd: sumCosts(cached.map((c) => c.cachedCostUsd ?? null)),
-    cachedLatencyMs: Math.round(cached.reduce((n, c) => n + c.latencyMs, 0) * 10) / 10,
+    cachedLatencyMs: Math.round(chats.reduce((n, c) => n + c.latencyMs, 0) * 10) / 10,
   };
 }
 

@@ -75,6 +75,45 @@ describe('response cache modes', () => {
     expect(missed.every((r) => r.error?.startsWith('CacheMissError') && r.calls === 1)).toBe(true);
   }, 120_000);
 
+  it('replays query embeddings of a remote embedder too: with the server down no request, identical records; an index not in the embedding cache is refused (exit 2), never embedded', async () => {
+    const server = await FakeOpenAIServer.start();
+    server.onChat = (req) => chatCompletion(JSON.stringify({ answer: `seen ${JSON.stringify(req.body.messages).length}`, node_list: [] }), { prompt: 500, completion: 20 });
+    const a = tmp();
+    const model = { provider: 'openai', model: 'gpt-4o-mini', baseURL: server.baseURL, maxRetries: 0, retryBaseMs: 1 };
+    const base = { model, embedder: 'openai:local-embed', strategies: ['vector'], reports: ['json'], prices: { models: { 'local-embed': { input: 0.02, output: 0 } } } };
+    const cfgA = writeConfig(a, { ...base, run: { outDir: join(a, 'runs'), limit: 4 }, cache: { mode: 'use', dir: join(a, 'cache') }, index: { cache: { dir: join(a, 'embeddings') } } });
+    const fill = await cli('run', cfgA, '--run-id', 'fill', '--quiet');
+    expect(fill.code, fill.err).toBe(0);
+    const embedRequests = server.requestsTo('/v1/embeddings').length;
+    // The corpus index, then one query embedding per question.
+    expect(embedRequests).toBeGreaterThan(4);
+    await server.close();
+
+    const b = tmp();
+    cpSync(join(a, 'cache'), join(b, 'cache'), { recursive: true });
+    cpSync(join(a, 'embeddings'), join(b, 'embeddings'), { recursive: true });
+    const cfgB = writeConfig(b, { ...base, run: { outDir: join(b, 'runs'), limit: 4 }, cache: { dir: join(b, 'cache') }, index: { cache: { dir: join(b, 'embeddings') } } });
+    const replay = await cli('run', cfgB, '--replay', '--run-id', 'replay', '--quiet');
+    expect(replay.code, replay.err).toBe(0);
+    const before = records(a, 'fill');
+    const after = records(b, 'replay');
+    expect(after.map(comparable)).toEqual(before.map(comparable));
+    const embeds = after.flatMap((r) => r.callLog.filter((c) => c.kind === 'embed'));
+    expect(embeds).toHaveLength(4);
+    expect(embeds.every((c) => c.cached && c.costUsd === 0 && c.cachedCostUsd! > 0)).toBe(true);
+    // The same query vectors: the same chunks were retrieved (compared above) and the same tokens counted.
+    expect(embeds.map((c) => c.inputTokens)).toEqual(before.flatMap((r) => r.callLog.filter((c) => c.kind === 'embed').map((c) => c.inputTokens)));
+    expect(after.every((r) => r.cachedCalls === 1)).toBe(true);
+
+    // The response cache restored without the embedding cache: the index would need the embedder, and replay refuses.
+    const c = tmp();
+    cpSync(join(a, 'cache'), join(c, 'cache'), { recursive: true });
+    const cfgC = writeConfig(c, { ...base, run: { outDir: join(c, 'runs'), limit: 4 }, cache: { dir: join(c, 'cache') }, index: { cache: { dir: join(c, 'embeddings') } } });
+    const refused = await cli('run', cfgC, '--replay', '--run-id', 'refused', '--quiet');
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/replay: \d+ chunk\(s\) of the corpus index are not in the embedding cache .*never calls the embedder openai:local-embed/);
+  }, 120_000);
+
   it('refresh calls again and overwrites; use answers from what refresh wrote', async () => {
     const server = await FakeOpenAIServer.start();
     let version = 1;

@@ -30,6 +30,23 @@ describe('treebench estimate', () => {
     expect(existsSync('runs') ? readdirSync('runs').some((d) => d.startsWith('estimate')) : false).toBe(false);
   }, 180_000);
 
+  it('runs the extra seeds only where a strategy used its seed, and the spread equals one-seed estimates at each seed', async () => {
+    type E = { strategies: Array<{ strategy: string; range: { inputTokens: { low: number; expected: number; high: number } } }> };
+    const est = async (...extra: string[]) => JSON.parse((await cli('estimate', 'configs/quickstart.yaml', '--price-as', 'gpt-4o-mini', '--strategies', 'mcts,vector', '--format', 'json', ...extra)).out) as E;
+    const three = await est('--seeds', '3');
+    // One after another: cli() captures this process's stdout.
+    const singles: E[] = [];
+    for (const seed of [42, 43, 44]) singles.push(await est('--seeds', '1', '--set', `run.seed=${seed}`));
+    for (const id of ['mcts', 'vector']) {
+      const each = singles.map((e) => e.strategies.find((s) => s.strategy === id)!.range.inputTokens.expected);
+      const r = three.strategies.find((s) => s.strategy === id)!.range.inputTokens;
+      expect([r.low, r.expected, r.high], id).toEqual([Math.min(...each), each[0], Math.max(...each)]);
+    }
+    // mcts breaks ties with its seeded random numbers: its branches (and tokens) move with the seed.
+    const mcts = three.strategies.find((s) => s.strategy === 'mcts')!.range.inputTokens;
+    expect(mcts.high).toBeGreaterThan(mcts.low);
+  }, 120_000);
+
   it('table output names the model and the spread; bad flags exit 2', async () => {
     const t = await cli('estimate', 'configs/quickstart.yaml', '--limit', '2', '--seeds', '1', '--strategies', 'vector');
     expect(t.code, t.err).toBe(0);

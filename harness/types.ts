@@ -159,6 +159,8 @@ export interface Embedder {
    * secrets), for the on-disk embedding cache. Undefined: vectors are never cached.
    */
   readonly cacheKey?: string;
+  /** Rate-limit pacing figures of this embedder's requests, when it paces (harness/models/pacing.ts). */
+  readonly pacing?: import('./models/pacing.ts').PacingStats;
   embed(texts: string[]): Promise<EmbedResult>;
   /** Optional corpus statistics (e.g. IDF for the hash embedder); called once before indexing. */
   fit?(texts: string[]): void;

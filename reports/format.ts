@@ -225,10 +225,12 @@ export function pricesSource(meta: ReportMeta): string {
   return `configs/prices.yaml${asOf}${user}`;
 }
 
-/** The rate-limit pacing of the run's chat requests: refusals (429) and the time requests were held. */
+/** The rate-limit pacing of the run's chat (and embedding) requests: refusals (429) and the time requests were held. */
 export function pacingLine(meta: ReportMeta): string | null {
-  const p = meta.pacing;
-  if (!p) return null;
-  const share = p.requests ? ` (${((p.refused / p.requests) * 100).toFixed(1)}%)` : '';
-  return `pacing: ${num(p.requests)} requests, ${num(p.refused)} refused with 429${share}; ${num(p.held)} held under the server's rate limits, ${(p.waitedMs / 1000).toFixed(1)} s waiting in all (not in latency)`;
+  const figures = (p: NonNullable<ReportMeta['pacing']>): string => {
+    const share = p.requests ? ` (${((p.refused / p.requests) * 100).toFixed(1)}%)` : '';
+    return `${num(p.requests)} requests, ${num(p.refused)} refused with 429${share}; ${num(p.held)} held under the server's rate limits, ${(p.waitedMs / 1000).toFixed(1)} s waiting in all (not in latency)`;
+  };
+  const parts = [meta.pacing ? figures(meta.pacing) : null, meta.embeddingPacing ? `embeddings: ${figures(meta.embeddingPacing)}` : null].filter((x) => x !== null);
+  return parts.length ? `pacing: ${parts.join('; ')}` : null;
 }

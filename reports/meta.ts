@@ -26,7 +26,9 @@ export function reportMeta(manifest: RunManifest): ReportMeta {
   if (manifest.model.priceAs) meta.pricedAs = manifest.model.priceAs;
   if (manifest.model.pricesAsOf) meta.pricesAsOf = manifest.model.pricesAsOf;
   if (manifest.model.userPrices?.length) meta.userPrices = manifest.model.userPrices;
-  if (manifest.pacing) meta.pacing = { requests: manifest.pacing.requests, refused: manifest.pacing.refused, waitedMs: manifest.pacing.waitedMs, held: manifest.pacing.held };
+  const paced = (p: NonNullable<typeof manifest.pacing>) => ({ requests: p.requests, refused: p.refused, waitedMs: p.waitedMs, held: p.held });
+  if (manifest.pacing) meta.pacing = paced(manifest.pacing);
+  if (manifest.embeddingPacing) meta.embeddingPacing = paced(manifest.embeddingPacing);
   const ix = manifest.index;
   if (ix) meta.index = { chunks: ix.chunks, embedCalls: ix.embedCalls, inputTokens: ix.inputTokens, estimated: Boolean(ix.estimated), costUsd: ix.priced === false || ix.costUsd === undefined ? null : ix.costUsd };
   if (manifest.scorers?.length) meta.scorers = manifest.scorers.map((s) => ({ name: s.name, higherIsBetter: s.higherIsBetter, ...(s.description ? { description: s.description } : {}) }));

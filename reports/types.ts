@@ -26,6 +26,8 @@ export interface ReportMeta {
   userPrices?: string[];
   /** Rate-limit pacing of the chat requests (manifest.pacing), when there was any. */
   pacing?: { requests: number; refused: number; waitedMs: number; held: number };
+  /** The same for the embedder's requests (manifest.embeddingPacing). */
+  embeddingPacing?: { requests: number; refused: number; waitedMs: number; held: number };
   startedAt: string;
   finishedAt?: string;
   /** Questions in the run (before repeats). */

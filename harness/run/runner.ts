@@ -444,6 +444,11 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     manifest.pacing = { ...pacing, waitedMs: Math.round(pacing.waitedMs) };
     summary.pacing = manifest.pacing;
   }
+  const embedPacing = embedder.pacing;
+  if (embedPacing && (embedPacing.paced || embedPacing.refused > 0)) {
+    manifest.embeddingPacing = { ...embedPacing, waitedMs: Math.round(embedPacing.waitedMs) };
+    summary.embeddingPacing = manifest.embeddingPacing;
+  }
   // A run with work left undone is not finished: finishedAt stays null until a resume completes it.
   if (!stopped) manifest.finishedAt = new Date().toISOString();
   store.writeManifest(manifest);

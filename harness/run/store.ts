@@ -54,6 +54,8 @@ export interface RunManifest {
   };
   /** Rate-limit pacing of the chat requests of the last invocation, when the server sent limits or refused any. */
   pacing?: import('../models/pacing.ts').PacingStats;
+  /** The same for the embedder's requests (corpus index and query embeddings), when it paces. */
+  embeddingPacing?: import('../models/pacing.ts').PacingStats;
   embedder: string;
   strategies: Array<{ id: string; strategy: string; params: Record<string, unknown>; budget: Record<string, number>; grid?: Record<string, unknown> }>;
   /** `--set` flags and `${VAR}` values the config was loaded with (both covered by configHash). */

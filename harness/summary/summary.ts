@@ -172,6 +172,8 @@ export interface RunSummary {
   ci?: { level: number; method: string; resamples?: number; seed?: number };
   /** Rate-limit pacing of the chat requests of the last invocation (harness/models/pacing.ts), when the server sent limits or refused any. */
   pacing?: import('../models/pacing.ts').PacingStats;
+  /** The same for the embedder's requests, when the embedding server sent limits or refused any. */
+  embeddingPacing?: import('../models/pacing.ts').PacingStats;
 }
 
 // ---------------------------------------------------------------------------------------------

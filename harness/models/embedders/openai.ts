@@ -3,11 +3,13 @@
 import type OpenAI from 'openai';
 import type { EmbedResult, Embedder } from '../../types.ts';
 import {
+  classifyError,
   createClient,
   ProviderError,
   withRetries,
   type OpenAIConnectionOptions,
 } from '../providers/openai-client.ts';
+import { Pacer, type PacingStats } from '../pacing.ts';
 import { l2normalize } from './vector.ts';
 import { resolveEndpoint, type ResolvedEndpoint } from '../endpoint.ts';
 
@@ -45,6 +47,8 @@ export class OpenAIEmbedder implements Embedder {
   private readonly opts: OpenAIEmbedderOptions;
   private readonly batchSize: number;
   private learnedDim: number;
+  /** Paced like chat requests (harness/models/pacing.ts): embedding endpoints have limits of their own. */
+  private readonly pacer = new Pacer();
 
   constructor(opts: OpenAIEmbedderOptions) {
     if (!opts.model) throw new Error('openai embedder: "model" is required (e.g. openai:text-embedding-3-small)');
@@ -71,6 +75,10 @@ export class OpenAIEmbedder implements Embedder {
     return `${this.id} baseURL=${url.href} dimensions=${this.opts.dimensions ?? 'default'}`;
   }
 
+  get pacing(): PacingStats {
+    return this.pacer.stats;
+  }
+
   /** Vector size: known for OpenAI's models, else 0 until the first response sets it. */
   get dim(): number {
     return this.learnedDim;
@@ -89,7 +97,20 @@ export class OpenAIEmbedder implements Embedder {
       const batch = texts.slice(i, i + this.batchSize).map((t) => (t === '' ? ' ' : t));
       const body: OpenAI.EmbeddingCreateParams = { model: this.model, input: batch, encoding_format: 'float' };
       if (this.opts.dimensions) body.dimensions = this.opts.dimensions;
-      const { value: res, retries: r } = await withRetries(() => this.client.embeddings.create(body), {
+      const { value: res, retries: r } = await withRetries(async (signal) => {
+        // Every attempt (retries too) waits for the pacer and tells it what the server said.
+        await this.pacer.acquire(signal);
+        try {
+          const { data, response } = await this.client.embeddings.create(body, { signal }).withResponse();
+          this.pacer.done(response.status, response.headers, { tokensUsed: data?.usage?.prompt_tokens ?? 0 });
+          return data;
+        } catch (err) {
+          const e = err as { status?: number; headers?: Headers };
+          const c = e.status === 429 ? classifyError(err) : undefined;
+          this.pacer.done(e.status, e.headers, c?.retryAfterMs !== undefined ? { retryAfterMs: c.retryAfterMs } : {});
+          throw err;
+        }
+      }, {
         what,
         maxRetries: this.opts.maxRetries ?? 2,
         baseMs: this.opts.retryBaseMs ?? 500,

@@ -7,14 +7,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseResetMs, Pacer } from '../../../harness/models/pacing.ts';
-import { apiError, chatCompletion, FakeOpenAIServer } from '../../helpers/fake-openai-server.ts';
+import { apiError, chatCompletion, defaultEmbeddings, FakeOpenAIServer, type RecordedRequest, type ScriptedReply } from '../../helpers/fake-openai-server.ts';
 import { cli, recordLines, tmp, writeConfig } from '../../resilience/helpers.ts';
 
-function rateLimited(server: FakeOpenAIServer, limit: number, windowMs: number) {
+/** A reply function that enforces `limit` requests per `windowMs` (a token bucket) and says so in headers. */
+function bucketed(limit: number, windowMs: number, ok: (req: RecordedRequest) => ScriptedReply) {
   let tokens = limit;
   let at = performance.now();
   const counts = { ok: 0, refused: 0 };
-  server.onChat = () => {
+  const reply = (req: RecordedRequest): ScriptedReply => {
     const now = performance.now();
     tokens = Math.min(limit, tokens + ((now - at) * limit) / windowMs);
     at = now;
@@ -26,8 +27,15 @@ function rateLimited(server: FakeOpenAIServer, limit: number, windowMs: number) 
     }
     tokens -= 1;
     counts.ok++;
-    return { ...chatCompletion('{"answer": "x"}'), headers: { 'x-ratelimit-limit-requests': String(limit), 'x-ratelimit-remaining-requests': String(Math.floor(tokens)), 'x-ratelimit-reset-requests': `${Math.ceil(resetMs)}ms` } };
+    const r = ok(req);
+    return { ...r, headers: { ...r.headers, 'x-ratelimit-limit-requests': String(limit), 'x-ratelimit-remaining-requests': String(Math.floor(tokens)), 'x-ratelimit-reset-requests': `${Math.ceil(resetMs)}ms` } };
   };
+  return { counts, reply };
+}
+
+function rateLimited(server: FakeOpenAIServer, limit: number, windowMs: number) {
+  const { counts, reply } = bucketed(limit, windowMs, () => chatCompletion('{"answer": "x"}'));
+  server.onChat = reply;
   return counts;
 }
 
@@ -76,6 +84,30 @@ describe('rate-limit pacing', () => {
       const summary = JSON.parse(readFileSync(join(dir, 'runs', 'r', 'summary.json'), 'utf8'));
       expect(summary.pacing.refused).toBe(counts.refused);
       expect(res.out).toMatch(/pacing: 1,0\d\d requests, \d+ refused with 429/);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+
+  it('paces the embedder too: query embeddings at concurrency 64 against 100 per window, ≤ 5% refused, recorded apart', async () => {
+    const server = await FakeOpenAIServer.start();
+    const { counts, reply } = bucketed(100, 2000, defaultEmbeddings());
+    server.onEmbeddings = reply;
+    try {
+      const dir = tmp();
+      const cfg = writeConfig(dir, { model: { provider: 'openai', model: 'gpt-4o-mini', baseURL: server.baseURL, maxRetries: 6 }, embedder: 'openai:local-embed', index: { cache: { enabled: false } }, strategies: ['vector'], run: { outDir: join(dir, 'runs'), limit: 50, repeats: 6, concurrency: 64 }, reports: ['md'] });
+      const res = await cli('run', cfg, '--run-id', 'r', '--format', 'table', '--quiet');
+      expect(res.code, res.err).toBe(0);
+      const records = recordLines(join(dir, 'runs', 'r', 'records.jsonl'));
+      expect(records.every((r) => r.error === null)).toBe(true);
+      // The corpus index's batches, then one query embedding per record.
+      expect(counts.ok).toBeGreaterThanOrEqual(300);
+      const refusedShare = counts.refused / (counts.ok + counts.refused);
+      expect(refusedShare).toBeLessThanOrEqual(0.05);
+      const manifest = JSON.parse(readFileSync(join(dir, 'runs', 'r', 'manifest.json'), 'utf8'));
+      expect(manifest.embeddingPacing).toMatchObject({ refused: counts.refused, paced: true, requests: counts.ok + counts.refused });
+      expect(manifest.embeddingPacing.held).toBeGreaterThan(0);
+      expect(res.out).toMatch(/pacing: .*embeddings: \d+ requests, \d+ refused with 429/);
     } finally {
       await server.close();
     }

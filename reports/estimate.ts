@@ -28,6 +28,8 @@ export function renderEstimate(e: Estimate): string {
       ? `corpus index: ${num(em.chunks)} chunks, ${num(em.inputTokens)} tokens to embed with ${em.embedder}, ${em.dollars === null ? 'unpriced' : dollars(em.dollars)} (once per run; the embedding cache makes later runs free)`
       : `corpus index: ${num(em.chunks)} chunks, embedded locally (${em.embedder}): no cost`,
   );
+  const q = e.queryEmbedding;
+  if (q.calls > 0 && q.inputTokens > 0) out.push(`query embeddings: ${num(q.calls)} calls, ${num(q.inputTokens)} tokens with ${em.embedder}, ${q.dollars === null ? 'unpriced' : dollars(q.dollars)} (all strategies; in their dollars above)`);
   if (e.ingestion) out.push(`ingestion: ${e.ingestion.note}`);
   out.push(`(low–high): ${e.bound}`);
   out.push('calls and tokens are the offline reasoner\'s: a real model answers at other lengths and may take other branches');

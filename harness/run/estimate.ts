@@ -49,7 +49,7 @@ export interface StrategyEstimate {
   calls: number;
   inputTokens: number;
   outputTokens: number;
-  /** Dollars of the chat calls for the whole run; null when the model is unpriced. */
+  /** Dollars of the chat calls (and, for a remote embedder, the query embeddings) for the whole run; null when the model is unpriced. */
   dollars: Range | null;
   /** The same spread for calls and tokens. */
   range: { calls: Range; inputTokens: Range; outputTokens: Range };
@@ -65,6 +65,12 @@ export interface Estimate {
   strategies: StrategyEstimate[];
   /** The corpus index's embedding, once per run (null dollars: the embedder is local or unpriced). */
   embedding: { embedder: string; chunks: number; inputTokens: number; dollars: number | null };
+  /**
+   * The strategies' query embeddings (value search) over the whole run at the config's seed, all
+   * strategies together: counted for a remote embedder (0 tokens and dollars for a local one).
+   * Their dollars are in each strategy's dollars too, as a run's records count them.
+   */
+  queryEmbedding: { calls: number; inputTokens: number; dollars: number | null };
   /** Model-written node summaries (corpus.summaries: model), when the config asks for them: not run by the estimate. */
   ingestion: { summaries: 'model'; note: string } | null;
 }
@@ -105,6 +111,9 @@ export async function estimateCost(opts: EstimateOptions): Promise<Estimate> {
   const limiter = pLimit(Math.max(1, config.run.concurrency));
   const door: ModelDoor = { provider, embedder, prices, priceAs: pricedAs, limiter, index };
   type Totals = { calls: number; inputTokens: number; outputTokens: number; dollars: number };
+  const remoteEmbedder = config.embedder.startsWith('openai:');
+  const embedModel = config.embedder.replace(/^openai:/, '');
+  const queries = { calls: 0, inputTokens: 0 };
   const totals = new Map<string, Totals[]>(specs.map((s) => [s.id, seeds.map(() => ({ calls: 0, inputTokens: 0, outputTokens: 0, dollars: 0 }))]));
   type Job = { spec: StrategySpec; question: (typeof questions)[number]; repeat: number };
   const items: Job[] = [];
@@ -120,6 +129,15 @@ export async function estimateCost(opts: EstimateOptions): Promise<Estimate> {
     }
     const sum: Totals = { calls: 0, inputTokens: 0, outputTokens: 0, dollars: 0 };
     for (const c of ctx.calls) {
+      if (c.kind === 'embed') {
+        // The local stand-in embedded the query; a remote embedder would read these tokens and,
+        // as in a run's records, its price is part of the strategy's dollars.
+        if (remoteEmbedder) sum.dollars += priceCall(prices, embedModel, c.inputTokens, 0).costUsd;
+        if (si === 0) {
+          queries.calls += 1;
+          if (remoteEmbedder) queries.inputTokens += c.inputTokens;
+        }
+      }
       if (c.kind !== 'chat') continue;
       sum.calls += 1;
       sum.inputTokens += c.inputTokens;
@@ -175,6 +193,12 @@ export async function estimateCost(opts: EstimateOptions): Promise<Estimate> {
       };
     }),
     embedding: { embedder: config.embedder, chunks: chunks.length, inputTokens: embedTokens, dollars: embedPrice ? (embedPrice.priced ? embedPrice.costUsd : null) : 0 },
+    queryEmbedding: { ...queries, dollars: remoteEmbedder ? priceOrNull(prices, embedModel, queries.inputTokens) : 0 },
     ingestion: config.corpus?.summaries === 'model' ? { summaries: 'model', note: 'node summaries written by the model at ingestion are not estimated (one call per node without a summary; cached after the first run)' } : null,
   };
+}
+
+function priceOrNull(prices: PriceTable, model: string, inputTokens: number): number | null {
+  const p = priceCall(prices, model, inputTokens, 0);
+  return p.priced ? p.costUsd : null;
 }

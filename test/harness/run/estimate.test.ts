@@ -47,6 +47,19 @@ describe('treebench estimate', () => {
     expect(mcts.high).toBeGreaterThan(mcts.low);
   }, 120_000);
 
+  it("prices a remote embedder's query embeddings into each strategy's dollars, and shows them apart", async () => {
+    type E = { strategies: Array<{ strategy: string; dollars: { expected: number } }>; queryEmbedding: { calls: number; inputTokens: number; dollars: number } };
+    const est = async (...extra: string[]) => JSON.parse((await cli('estimate', 'configs/quickstart.yaml', '--price-as', 'gpt-4o-mini', '--limit', '10', '--strategies', 'vector', '--seeds', '1', '--format', 'json', ...extra)).out) as E;
+    const local = await est();
+    const remote = await est('--set', 'embedder=openai:text-embedding-3-small');
+    expect(local.queryEmbedding).toEqual({ calls: 10, inputTokens: 0, dollars: 0 });
+    expect(remote.queryEmbedding.calls).toBe(10);
+    expect(remote.queryEmbedding.inputTokens).toBeGreaterThan(10);
+    // text-embedding-3-small: $0.02 per 1M input tokens.
+    expect(remote.queryEmbedding.dollars).toBeCloseTo((remote.queryEmbedding.inputTokens * 0.02) / 1e6, 12);
+    expect(remote.strategies[0]!.dollars.expected - local.strategies[0]!.dollars.expected).toBeCloseTo(remote.queryEmbedding.dollars, 12);
+  }, 60_000);
+
   it('table output names the model and the spread; bad flags exit 2', async () => {
     const t = await cli('estimate', 'configs/quickstart.yaml', '--limit', '2', '--seeds', '1', '--strategies', 'vector');
     expect(t.code, t.err).toBe(0);

@@ -20,13 +20,13 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { DocTree, IngestStats, TreeNode } from '../harness/types.ts';
+import type { DocTree, IngestStats, SkippedDocument, TreeNode } from '../harness/types.ts';
 import { startProgress } from '../harness/run/progress.ts';
 import { sweepStaleTemps, writeViaTemp } from '../harness/files/tempFiles.ts';
 import { inputFileProblem } from '../harness/files/inputFile.ts';
 import { pageTextWarnings, readPdf, type PdfContent } from './pdf.ts';
 import { buildPdfTree, TREE_BUILDER_VERSION, type TreeBuildReport, type TreeChoice } from './treeBuild/index.ts';
-import { DataError } from './errors.ts';
+import { DataError, displayPath } from './errors.ts';
 import { addExtractiveSummaries, DEFAULT_SUMMARY_TOKENS, SUMMARIZER_VERSION, type SummaryMode } from './summaries.ts';
 
 export type { TreeChoice };
@@ -52,6 +52,13 @@ export interface IngestOptions {
   label?: string;
   /** Non-fatal problems are appended here. */
   warnings?: string[];
+  /**
+   * An unreadable or empty document (truncated PDF, no pages, no text on any page) is an error
+   * naming every such file (true), or left out with a warning and counted (false, the default).
+   */
+  strict?: boolean;
+  /** The setting that asked for `strict`, named by its error (e.g. corpus.strict). */
+  strictField?: string;
 }
 
 export interface PdfSource {
@@ -142,6 +149,8 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
   }
   const warnings: string[] = [];
   if (content.pageCount === 0) throw new DataError('the PDF has no pages', { file: src.file });
+  // Nothing to retrieve: a scan without OCR, or a PDF of images only. (Cached text stays cached.)
+  if (content.pages.every((p) => p.trim() === '')) throw new DataError(`none of its ${content.pageCount} pages has extractable text (a scanned PDF? treebench does not OCR)`, { file: src.file });
   warnings.push(...pageTextWarnings(content, '{file}'));
   const { doc: built, report } = buildPdfTree(content, {
     docId: src.docId,
@@ -168,8 +177,11 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
 /**
  * Reads PDFs into document trees, in the order given, through the cache. PDFs run in parallel
  * (pdf.js worker threads); a progress line (documents, pages/s, ETA) goes to stderr unless
- * `quiet`, ending with how many were extracted and how many came from the cache. The first
- * failing file (in the order given) throws its DataError.
+ * `quiet`, ending with how many were extracted and how many came from the cache. A document
+ * that cannot be read or holds no text (a DataError naming it) is left out with a warning and
+ * counted in `stats.skipped`; under `strict` they are one DataError naming every such file. What
+ * the others extracted is in the cache either way, so a rerun reads only what failed. Any other
+ * error (a bug, not the data) throws as it is.
  */
 export async function ingestPdfs(sources: PdfSource[], opts: IngestOptions = {}): Promise<{ docs: DocTree[]; stats: IngestStats }> {
   const t0 = performance.now();
@@ -178,23 +190,38 @@ export async function ingestPdfs(sources: PdfSource[], opts: IngestOptions = {})
   let extracted = 0;
   const settled = await Promise.allSettled(
     sources.map(async (src) => {
-      const r = await ingestOne(src, opts, () => extracted++);
-      progress.tick(1, r.doc.pages?.length ?? 0);
-      return r;
+      try {
+        const r = await ingestOne(src, opts, () => extracted++);
+        progress.tick(1, r.doc.pages?.length ?? 0);
+        return r;
+      } catch (err) {
+        progress.tick(1, 0);
+        throw err;
+      }
     }),
   );
-  const failed = settled.find((r) => r.status === 'rejected');
-  if (failed) {
+  const bug = settled.find((r) => r.status === 'rejected' && !(r.reason instanceof DataError));
+  if (bug) {
     progress.done('failed');
-    throw (failed as PromiseRejectedResult).reason;
+    throw (bug as PromiseRejectedResult).reason;
   }
-  const results = settled.map((r) => (r as PromiseFulfilledResult<{ doc: DocTree; cached: boolean }>).value);
+  const skipped: SkippedDocument[] = [];
+  settled.forEach((r, i) => {
+    if (r.status === 'rejected') skipped.push({ docId: sources[i]!.docId, file: sources[i]!.file, reason: (r.reason as DataError).detail });
+  });
+  if (skipped.length && opts.strict) {
+    progress.done('failed');
+    const list = skipped.map((s) => `${displayPath(s.file)}: ${s.reason}`).join('; ');
+    throw new DataError(`${skipped.length} of ${sources.length} document(s) cannot be read${opts.strictField ? ` (${opts.strictField}: true)` : ''}: ${list}`, opts.strictField ? { field: opts.strictField } : {});
+  }
+  for (const s of skipped) opts.warnings?.push(`${s.file}: skipped, ${s.reason} (corpus.strict: true makes this an error)`);
+  const results = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
   const fromCache = results.filter((r) => r.cached).length;
   const pages = results.reduce((n, r) => n + (r.doc.pages?.length ?? 0), 0);
   progress.done(
     extracted === 0 && sources.length > 0
       ? `nothing extracted (${fromCache} from the ingestion cache${fromCache < sources.length ? `, ${sources.length - fromCache} rebuilt from cached text` : ''})`
-      : `${extracted} extracted, ${fromCache} from the ingestion cache`,
+      : `${extracted} extracted, ${fromCache} from the ingestion cache${skipped.length ? `, ${skipped.length} skipped (unreadable)` : ''}`,
   );
-  return { docs: results.map((r) => r.doc), stats: { documents: sources.length, pages, extracted, fromCache, ms: performance.now() - t0 } };
+  return { docs: results.map((r) => r.doc), stats: { documents: results.length, pages, extracted, fromCache, ms: performance.now() - t0, ...(skipped.length ? { skipped } : {}) } };
 }

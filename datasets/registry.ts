@@ -122,6 +122,8 @@ export function ingestOptions(corpus: CorpusConfig | undefined, opts: LoadDataOp
     summaries: c.summaries,
     summaryTokens: c.summaryTokens,
     cacheDir: cache ? path.resolve(c.cacheDir) : null,
+    strict: c.strict ?? false,
+    strictField: 'corpus.strict',
     ...(opts.quiet ? { quiet: true } : {}),
   };
 }
@@ -668,6 +670,13 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
       field: 'corpus',
     });
   }
+  // Questions on a document ingestion skipped (unreadable, no text) cannot be answered: dropped, and said.
+  const skippedIds = new Set(ingestStats?.skipped?.map((s) => s.docId) ?? []);
+  if (skippedIds.size) {
+    const before = questions.length;
+    questions = questions.filter((q) => !referencedDocs(q).some((d) => skippedIds.has(d)));
+    if (questions.length < before) warnings.push(`dropped ${before - questions.length} of ${before} questions that name a skipped document (${[...skippedIds].join(', ')})`);
+  }
   // Summaries for trees without them: PDFs got theirs at ingestion (`auto`, `extractive`);
   // `extractive` also covers every other format. `model` summaries are the runner's job.
   if (cfg.corpus?.summaries === 'extractive') for (const doc of corpus.docs) addExtractiveSummaries(doc, { maxTokens: cfg.corpus.summaryTokens });
@@ -690,8 +699,8 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     // Built trees depend on the builder too: its version is part of the corpus's identity.
     // Where the files lie is not part of it (the same files elsewhere are the same corpus): the
     // section's paths are left out, each document's bytes are hashed under its docId.
-    const { path: _path, cacheDir: _cacheDir, ...sectionWithoutPath } = (configured ?? { format: cfg.dataset.format, path: cfg.dataset.path }) as { path?: unknown; cacheDir?: unknown } & Record<string, unknown>;
-    const corpusSection = { ...sectionWithoutPath, build: { ...ingest, cacheDir: undefined, quiet: undefined, builder: TREE_BUILDER_VERSION } };
+    const { path: _path, cacheDir: _cacheDir, strict: _strict, ...sectionWithoutPath } = (configured ?? { format: cfg.dataset.format, path: cfg.dataset.path }) as { path?: unknown; cacheDir?: unknown } & Record<string, unknown>;
+    const corpusSection = { ...sectionWithoutPath, build: { ...ingest, cacheDir: undefined, quiet: undefined, strict: undefined, strictField: undefined, builder: TREE_BUILDER_VERSION } };
     const sourcesHash = () =>
       sha256(JSON.stringify({ corpus: corpusSection, docs: [...identityOf!.sources!].sort((a, b) => byCodeUnit(a.docId, b.docId)).map((d) => [d.docId, sha256(fs.readFileSync(d.file))]) }));
     identity = { questionsHash, corpusHash: identityOf.corpus ?? sourcesHash(), basis: 'source files' };

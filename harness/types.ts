@@ -386,6 +386,15 @@ export interface IngestStats {
   /** PDFs whose built tree came from the cache (nothing extracted, nothing built). */
   fromCache: number;
   ms: number;
+  /** Documents left out because they could not be read or hold no text (corpus.strict: false). */
+  skipped?: SkippedDocument[];
+}
+
+/** A document ingestion left out, and why (an unreadable or truncated PDF, no pages, no text). */
+export interface SkippedDocument {
+  docId: string;
+  file: string;
+  reason: string;
 }
 
 /** A loaded dataset: its corpus and questions, the files read (hashed into the manifest), what went wrong. */

@@ -225,6 +225,13 @@ export function pricesSource(meta: ReportMeta): string {
   return `configs/prices.yaml${asOf}${user}`;
 }
 
+/** Documents ingestion left out (corpus.strict: false), each with its reason. */
+export function skippedLine(meta: ReportMeta): string | null {
+  const s = meta.skippedDocuments;
+  if (!s?.length) return null;
+  return `skipped: ${s.length} unreadable document(s) left out of the corpus (their questions dropped): ${s.map((d) => `${d.file} (${d.reason})`).join('; ')}`;
+}
+
 /** The rate-limit pacing of the run's chat (and embedding) requests: refusals (429) and the time requests were held. */
 export function pacingLine(meta: ReportMeta): string | null {
   const figures = (p: NonNullable<ReportMeta['pacing']>): string => {

@@ -1,5 +1,6 @@
 // ReportMeta from a run manifest (harness/run/store.ts), so `treebench run` and
 // `treebench report <runDir>` label reports the same way.
+import path from 'node:path';
 import type { RunManifest } from '../harness/run/store.ts';
 import type { ReportMeta } from './types.ts';
 import { parameterTable } from './parameters.ts';
@@ -29,6 +30,9 @@ export function reportMeta(manifest: RunManifest): ReportMeta {
   const paced = (p: NonNullable<typeof manifest.pacing>) => ({ requests: p.requests, refused: p.refused, waitedMs: p.waitedMs, held: p.held });
   if (manifest.pacing) meta.pacing = paced(manifest.pacing);
   if (manifest.embeddingPacing) meta.embeddingPacing = paced(manifest.embeddingPacing);
+  const skipped = manifest.ingestion?.pdf?.skipped;
+  // The file's name only: reports travel, and an absolute path says nothing to another machine.
+  if (skipped?.length) meta.skippedDocuments = skipped.map((s) => ({ docId: s.docId, file: path.basename(s.file), reason: s.reason }));
   const ix = manifest.index;
   if (ix) meta.index = { chunks: ix.chunks, embedCalls: ix.embedCalls, inputTokens: ix.inputTokens, estimated: Boolean(ix.estimated), costUsd: ix.priced === false || ix.costUsd === undefined ? null : ix.costUsd };
   if (manifest.scorers?.length) meta.scorers = manifest.scorers.map((s) => ({ name: s.name, higherIsBetter: s.higherIsBetter, ...(s.description ? { description: s.description } : {}) }));

@@ -63,6 +63,8 @@ async function buildTrees(files: string[], a: Omit<BuildArgs, 'input' | 'format'
       cacheDir: a.cache ? path.resolve(DEFAULT_INGEST_DIR) : null,
       quiet: Boolean(a.quiet),
       warnings,
+      // Files named on the command line: one that cannot be read is an error, never skipped.
+      strict: true,
     },
   );
   const byFile = new Map(pdfs.map((f, i) => [f, built.docs[i]]));

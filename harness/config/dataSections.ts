@@ -210,6 +210,8 @@ export const corpusConfigSchema = z
     /** PDFs and Markdown: keep extracted text, parsed and built trees in `.treebench/ingest` (keyed by file hash, parser/builder version and options). */
     cache: z.boolean().default(true),
     cacheDir: z.string().min(1).default('.treebench/ingest'),
+    /** PDFs: an unreadable or empty document (truncated, no pages, no text) is an error (true), or skipped with a warning and counted (false, the default; optional so configs without it hash as before). */
+    strict: z.boolean().optional(),
     /** Folders: only files whose path relative to the folder matches one of these globs. */
     include: globs.optional(),
     /** Folders: leave out files whose path relative to the folder matches one of these globs. */

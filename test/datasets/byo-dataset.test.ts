@@ -184,9 +184,15 @@ describe('questions from a JSON array (MMLongBench-Doc shape)', () => {
     expect(kept.questions.map((q) => q.id)).toEqual(['1', '5', '6']);
     expect(kept.warnings).toContain('1 of 3 questions name docIds missing from the corpus: absent');
 
-    // Without `only: referenced` every PDF in the folder is read, and the broken one fails the load.
-    const all = await rejected(loadBenchmarkData({ ...cfg, corpus: { format: 'pdf', path: 'documents' } }, dir));
-    expect(all.file).toBe(path.join(dir, 'documents/unused.pdf'));
+    // Without `only: referenced` every PDF in the folder is read: the broken one is skipped, named
+    // and counted; corpus.strict makes it an error naming the file.
+    const all = await loadBenchmarkData({ ...cfg, corpus: { format: 'pdf', path: 'documents' } }, dir);
+    expect(all.ingest?.skipped?.map((s) => s.file)).toEqual([path.join(dir, 'documents/unused.pdf')]);
+    expect(all.corpus.docs.map((d) => d.docId)).not.toContain('unused');
+    expect(all.warnings.some((w) => w.startsWith(`${path.join(dir, 'documents/unused.pdf')}: skipped, `))).toBe(true);
+    const strict = await rejected(loadBenchmarkData({ ...cfg, corpus: { format: 'pdf', path: 'documents', strict: true } }, dir));
+    expect(strict.field).toBe('corpus.strict');
+    expect(strict.message).toContain('unused.pdf');
   });
 
   it('only: referenced needs questions that name their documents (gold never picks the corpus)', async () => {

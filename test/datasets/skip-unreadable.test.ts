@@ -1,0 +1,61 @@
+// A corpus with documents that cannot be read (a truncated PDF, a PDF whose pages hold no text, a
+// file that is not a PDF at all): the run leaves each out with a warning naming it, drops the
+// questions that name it, finishes (exit 0) and counts them in the manifest, the table and
+// report.md. `corpus.strict: true` turns them into one error naming every file (exit 2); what
+// was read before the failure stays in the ingestion cache.
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, recordLines, tmp, writeConfig } from '../resilience/helpers.ts';
+import { makePdf } from './pdf-writer.ts';
+
+function corpus(dir: string): void {
+  const docs = join(dir, 'docs');
+  mkdirSync(docs, { recursive: true });
+  const good = makePdf([['Revenue', 'Revenue grew to 42 million dollars in the year.'], ['Outlook', 'The outlook is steady for the next year.']]);
+  writeFileSync(join(docs, 'good.pdf'), good);
+  writeFileSync(join(docs, 'cut.pdf'), makePdf([['Costs', 'Costs fell by ten percent.']]).subarray(0, 60));
+  writeFileSync(join(docs, 'blank.pdf'), makePdf([[], []]));
+  writeFileSync(join(docs, 'notes.pdf'), 'this is not a PDF\n');
+  const q = [
+    { id: 'q1', question: 'What did revenue grow to?', answer: '42 million dollars', doc: 'good' },
+    { id: 'q2', question: 'How much did costs fall?', answer: 'ten percent', doc: 'cut' },
+    { id: 'q3', question: 'What is the outlook?', answer: 'steady', doc: 'good' },
+  ];
+  writeFileSync(join(dir, 'q.jsonl'), q.map((x) => JSON.stringify(x)).join('\n') + '\n');
+}
+
+describe('unreadable documents', () => {
+  it('are skipped, named and counted; the run finishes; strict makes them one error naming every file', async () => {
+    const dir = tmp();
+    corpus(dir);
+    const base = {
+      dataset: { format: 'jsonl', path: join(dir, 'q.jsonl'), mapping: { id: 'id', question: 'question', answers: 'answer', docIds: 'doc' } },
+      strategies: ['vector'],
+      reports: ['md'],
+    };
+    const cfg = writeConfig(dir, { ...base, corpus: { format: 'pdf', path: join(dir, 'docs'), cacheDir: join(dir, 'ingest') }, run: { outDir: join(dir, 'runs') } });
+    const res = await cli('run', cfg, '--run-id', 'r', '--format', 'table');
+    expect(res.code, res.err).toBe(0);
+    for (const f of ['cut.pdf', 'blank.pdf', 'notes.pdf']) expect(res.err).toMatch(new RegExp(`${f}: skipped, `));
+    expect(res.err).toMatch(/blank\.pdf: skipped, none of its 2 pages has extractable text/);
+    expect(res.err).toMatch(/dropped 1 of 3 questions that name a skipped document/);
+    const records = recordLines(join(dir, 'runs', 'r', 'records.jsonl'));
+    expect(records.map((r) => r.questionId).sort()).toEqual(['q1', 'q3']);
+    const manifest = JSON.parse(readFileSync(join(dir, 'runs', 'r', 'manifest.json'), 'utf8'));
+    expect(manifest.ingestion.pdf.skipped.map((s: { docId: string }) => s.docId).sort()).toEqual(['blank', 'cut', 'notes']);
+    expect(manifest.ingestion.pdf.documents).toBe(1);
+    expect(res.out).toMatch(/skipped: 3 unreadable document\(s\) left out of the corpus/);
+    const report = readFileSync(join(dir, 'runs', 'r', 'report.md'), 'utf8');
+    expect(report).toMatch(/\*\*skipped\*\*: 3 unreadable document\(s\)/);
+    expect(report).toContain('cut.pdf (');
+
+    // Strict: exit 2 naming all three, no run; the good PDF's extraction is cached all the same.
+    const strictCfg = writeConfig(dir, { ...base, corpus: { format: 'pdf', path: join(dir, 'docs'), cacheDir: join(dir, 'ingest2'), strict: true }, run: { outDir: join(dir, 'runs') } }, 'strict.yaml');
+    const strict = await cli('run', strictCfg, '--run-id', 's');
+    expect(strict.code).toBe(2);
+    expect(strict.err).toMatch(/corpus\.strict.*3 of 4 document\(s\) cannot be read/);
+    for (const f of ['cut.pdf', 'blank.pdf', 'notes.pdf']) expect(strict.err).toContain(f);
+    expect(readdirSync(join(dir, 'ingest2', 'content')).length).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+});

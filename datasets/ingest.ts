@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { DocTree, IngestStats, SkippedDocument, TreeNode } from '../harness/types.ts';
+import type { DocTree, DuplicateDocuments, IngestStats, SkippedDocument, TreeNode } from '../harness/types.ts';
 import { startProgress } from '../harness/run/progress.ts';
 import { sweepStaleTemps, writeViaTemp } from '../harness/files/tempFiles.ts';
 import { inputFileProblem } from '../harness/files/inputFile.ts';
@@ -120,7 +120,7 @@ function treeOptionsKey(opts: IngestOptions): Record<string, unknown> {
   };
 }
 
-async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => void): Promise<{ doc: DocTree; cached: boolean }> {
+async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => void): Promise<{ doc: DocTree; cached: boolean; fileSha: string }> {
   // A FIFO or a device named as a PDF is refused before it is read (the read would never end).
   const problem = inputFileProblem(src.file);
   if (problem) throw new DataError(problem, { file: src.file });
@@ -138,7 +138,7 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
     return doc;
   };
   const hit = treeFile ? readGz<CachedTree>(treeFile) : null;
-  if (hit && Array.isArray(hit.nodes) && Array.isArray(hit.pages)) return { doc: finish(hit), cached: true };
+  if (hit && Array.isArray(hit.nodes) && Array.isArray(hit.pages)) return { doc: finish(hit), cached: true, fileSha };
 
   const contentFile = dir ? path.join(dir, 'content', `${fileSha}-${EXTRACTION_VERSION}.json.gz`) : null;
   let content = contentFile ? readGz<PdfContent>(contentFile) : null;
@@ -171,7 +171,7 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
   if (built.treeSource) entry.treeSource = built.treeSource;
   if (built.summaries) entry.summaries = built.summaries;
   if (treeFile) writeGz(treeFile, entry);
-  return { doc: finish(entry), cached: false };
+  return { doc: finish(entry), cached: false, fileSha };
 }
 
 /**
@@ -216,6 +216,15 @@ export async function ingestPdfs(sources: PdfSource[], opts: IngestOptions = {})
   }
   for (const s of skipped) opts.warnings?.push(`${s.file}: skipped, ${s.reason} (corpus.strict: true makes this an error)`);
   const results = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  // Byte-identical files (the same filing downloaded twice): grouped by the hash the cache keys on.
+  const bySha = new Map<string, DuplicateDocuments>();
+  results.forEach((r, i) => {
+    const group = bySha.get(r.fileSha) ?? { docIds: [], files: [] };
+    group.docIds.push(r.doc.docId);
+    group.files.push(r.doc.source ?? String(i));
+    bySha.set(r.fileSha, group);
+  });
+  const duplicates = [...bySha.values()].filter((g) => g.docIds.length > 1);
   const fromCache = results.filter((r) => r.cached).length;
   const pages = results.reduce((n, r) => n + (r.doc.pages?.length ?? 0), 0);
   progress.done(
@@ -223,5 +232,5 @@ export async function ingestPdfs(sources: PdfSource[], opts: IngestOptions = {})
       ? `nothing extracted (${fromCache} from the ingestion cache${fromCache < sources.length ? `, ${sources.length - fromCache} rebuilt from cached text` : ''})`
       : `${extracted} extracted, ${fromCache} from the ingestion cache${skipped.length ? `, ${skipped.length} skipped (unreadable)` : ''}`,
   );
-  return { docs: results.map((r) => r.doc), stats: { documents: results.length, pages, extracted, fromCache, ms: performance.now() - t0, ...(skipped.length ? { skipped } : {}) } };
+  return { docs: results.map((r) => r.doc), stats: { documents: results.length, pages, extracted, fromCache, ms: performance.now() - t0, ...(skipped.length ? { skipped } : {}), ...(duplicates.length ? { duplicates } : {}) } };
 }

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { fileURLToPath } from 'node:url';
-import type { BenchmarkData, Corpus, DocTree, Question } from '../harness/types.ts';
+import type { BenchmarkData, Corpus, DocTree, DuplicateDocuments, Question } from '../harness/types.ts';
 import { dataPath, escapeWarning } from '../harness/files/containment.ts';
 
 export type { BenchmarkData };
@@ -677,6 +677,7 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     questions = questions.filter((q) => !referencedDocs(q).some((d) => skippedIds.has(d)));
     if (questions.length < before) warnings.push(`dropped ${before - questions.length} of ${before} questions that name a skipped document (${[...skippedIds].join(', ')})`);
   }
+  if (ingestStats?.duplicates?.length) corpus = handleDuplicates(corpus, questions, ingestStats.duplicates, cfg.corpus?.duplicates ?? 'keep', warnings);
   // Summaries for trees without them: PDFs got theirs at ingestion (`auto`, `extractive`);
   // `extractive` also covers every other format. `model` summaries are the runner's job.
   if (cfg.corpus?.summaries === 'extractive') for (const doc of corpus.docs) addExtractiveSummaries(doc, { maxTokens: cfg.corpus.summaryTokens });
@@ -720,6 +721,28 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
 }
 
 const corpusHash = (docs: DocTree[]) => contentHash(docs);
+
+/**
+ * Byte-identical documents (corpus.duplicates): `keep` leaves every copy in the corpus and names
+ * the groups in a warning (a strategy then finds the same text under two ids, and only the one a
+ * question names counts as its document); `merge` keeps the first of each group and points the
+ * questions (docIds and gold evidence) that name a copy at it. Questions are changed in place.
+ */
+function handleDuplicates(corpus: Corpus, questions: Question[], groups: DuplicateDocuments[], mode: 'keep' | 'merge', warnings: string[]): Corpus {
+  const names = groups.map((g) => g.docIds.join(' = ')).join('; ');
+  if (mode === 'keep') {
+    warnings.push(`${groups.length} group(s) of byte-identical documents, each kept as its own document: ${names} (corpus.duplicates: merge keeps one of each)`);
+    return corpus;
+  }
+  for (const g of groups) g.merged = true;
+  const to = new Map(groups.flatMap((g) => g.docIds.slice(1).map((d) => [d, g.docIds[0]!] as const)));
+  for (const q of questions) {
+    if (q.docIds?.some((d) => to.has(d))) q.docIds = [...new Set(q.docIds.map((d) => to.get(d) ?? d))];
+    for (const e of q.evidence ?? []) e.docId = to.get(e.docId) ?? e.docId;
+  }
+  warnings.push(`merged ${to.size} byte-identical document(s) into the first of their group: ${names} (corpus.duplicates: merge)`);
+  return { ...corpus, docs: corpus.docs.filter((d) => !to.has(d.docId)) };
+}
 
 /**
  * Deepest tree a document may have: the tree-level twin of MAX_JSON_DEPTH (a tree level is two

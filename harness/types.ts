@@ -388,6 +388,16 @@ export interface IngestStats {
   ms: number;
   /** Documents left out because they could not be read or hold no text (corpus.strict: false). */
   skipped?: SkippedDocument[];
+  /** Byte-identical documents: each group's first is the one `corpus.duplicates: merge` keeps. */
+  duplicates?: DuplicateDocuments[];
+}
+
+/** Documents whose files hold the same bytes (the first in load order, then its copies). */
+export interface DuplicateDocuments {
+  docIds: string[];
+  files: string[];
+  /** Set when the load merged the copies into the first (corpus.duplicates: merge). */
+  merged?: boolean;
 }
 
 /** A document ingestion left out, and why (an unreadable or truncated PDF, no pages, no text). */

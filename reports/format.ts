@@ -225,6 +225,14 @@ export function pricesSource(meta: ReportMeta): string {
   return `configs/prices.yaml${asOf}${user}`;
 }
 
+/** Byte-identical documents found at ingestion, and what the run did with them (corpus.duplicates). */
+export function duplicatesLine(meta: ReportMeta): string | null {
+  const d = meta.duplicateDocuments;
+  if (!d?.groups.length) return null;
+  const names = d.groups.map((g) => g.join(' = ')).join('; ');
+  return `duplicates: ${d.groups.length} group(s) of byte-identical documents, ${d.merged ? 'merged into the first of each (corpus.duplicates: merge)' : 'each copy kept as its own document (corpus.duplicates: keep)'}: ${names}`;
+}
+
 /** Documents ingestion left out (corpus.strict: false), each with its reason. */
 export function skippedLine(meta: ReportMeta): string | null {
   const s = meta.skippedDocuments;

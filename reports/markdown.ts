@@ -3,7 +3,7 @@
 import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
 import { forDocument } from '../harness/text/terminal.ts';
-import { accuracyText, budgets, customMetricLines, cacheLine, pacingLine, skippedLine, groundednessNote, indexLine, pricesSource, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, budgets, customMetricLines, cacheLine, pacingLine, skippedLine, duplicatesLine, groundednessNote, indexLine, pricesSource, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 import type { TagSummary } from '../harness/summary/tags.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
 
@@ -178,6 +178,8 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
   if (pacing) metaLines.push(`- **pacing**: ${escapeMarkdown(pacing.slice('pacing: '.length))}`);
   const skipped = skippedLine(meta);
   if (skipped) metaLines.push(`- **skipped**: ${escapeMarkdown(skipped.slice('skipped: '.length))}`);
+  const duplicates = duplicatesLine(meta);
+  if (duplicates) metaLines.push(`- **duplicates**: ${escapeMarkdown(duplicates.slice('duplicates: '.length))}`);
   if (meta.embedder) metaLines.push(`- **embedder**: ${escapeMarkdown(meta.embedder)}`);
   const index = indexLine(meta);
   if (index) metaLines.push(`- **${escapeMarkdown(index.slice(0, index.indexOf(':')))}**${escapeMarkdown(index.slice(index.indexOf(':')))}`);

@@ -32,6 +32,8 @@ export function reportMeta(manifest: RunManifest): ReportMeta {
   if (manifest.embeddingPacing) meta.embeddingPacing = paced(manifest.embeddingPacing);
   const skipped = manifest.ingestion?.pdf?.skipped;
   // The file's name only: reports travel, and an absolute path says nothing to another machine.
+  const dups = manifest.ingestion?.pdf?.duplicates;
+  if (dups?.length) meta.duplicateDocuments = { groups: dups.map((g) => g.docIds), merged: dups.every((g) => g.merged === true) };
   if (skipped?.length) meta.skippedDocuments = skipped.map((s) => ({ docId: s.docId, file: path.basename(s.file), reason: s.reason }));
   const ix = manifest.index;
   if (ix) meta.index = { chunks: ix.chunks, embedCalls: ix.embedCalls, inputTokens: ix.inputTokens, estimated: Boolean(ix.estimated), costUsd: ix.priced === false || ix.costUsd === undefined ? null : ix.costUsd };

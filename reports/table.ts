@@ -7,7 +7,7 @@ import { paint, wrapText } from './console.ts';
 import type { ReportInput } from './types.ts';
 import type { ConfidenceInterval, StrategySummary } from '../harness/summary/summary.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
-import { accuracyText, cacheLine, customMetricLines, pacingLine, skippedLine, errors, groundednessLines, indexLine, pricesSource, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, cacheLine, customMetricLines, pacingLine, skippedLine, duplicatesLine, errors, groundednessLines, indexLine, pricesSource, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 
 /**
  * `value ±h` for the narrow console columns: h is the larger side of the interval, so the
@@ -93,6 +93,8 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
   if (pacing) notes.push(pacing);
   const skipped = skippedLine(meta);
   if (skipped) notes.push(skipped);
+  const duplicates = duplicatesLine(meta);
+  if (duplicates) notes.push(duplicates);
   if (fitted.condensed.length) notes.push(`narrowed to fit ${width} columns: ${fitted.condensed.join(', ')} without [lo, hi] (±: larger side) or intervals`);
   if (fitted.dropped.length) notes.push(`hidden to fit ${width} columns: ${fitted.dropped.join(', ')} (full table: --format md, or the run's report files)`);
   const ungradable = ungradableNote(strategies);

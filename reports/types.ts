@@ -26,6 +26,8 @@ export interface ReportMeta {
   userPrices?: string[];
   /** Rate-limit pacing of the chat requests (manifest.pacing), when there was any. */
   pacing?: { requests: number; refused: number; waitedMs: number; held: number };
+  /** Groups of byte-identical documents (their ids), and whether the run merged them. */
+  duplicateDocuments?: { groups: string[][]; merged: boolean };
   /** Documents ingestion left out (unreadable, no text): docId, file name, why. */
   skippedDocuments?: Array<{ docId: string; file: string; reason: string }>;
   /** The same for the embedder's requests (manifest.embeddingPacing). */

@@ -212,6 +212,8 @@ export const corpusConfigSchema = z
     cacheDir: z.string().min(1).default('.treebench/ingest'),
     /** PDFs: an unreadable or empty document (truncated, no pages, no text) is an error (true), or skipped with a warning and counted (false, the default; optional so configs without it hash as before). */
     strict: z.boolean().optional(),
+    /** PDFs: byte-identical files are kept as separate documents (`keep`, the default, with a warning) or merged into the first (`merge`: questions naming a copy are pointed at it). */
+    duplicates: z.enum(['keep', 'merge']).optional(),
     /** Folders: only files whose path relative to the folder matches one of these globs. */
     include: globs.optional(),
     /** Folders: leave out files whose path relative to the folder matches one of these globs. */

@@ -36,7 +36,7 @@ export interface RunManifest {
   };
   /** Ingestion work, kept apart from per-question cost: PDF extraction and model-written summaries. */
   ingestion?: {
-    pdf?: { documents: number; pages: number; extracted: number; fromCache: number; ms: number; skipped?: import('../types.ts').SkippedDocument[] };
+    pdf?: { documents: number; pages: number; extracted: number; fromCache: number; ms: number; skipped?: import('../types.ts').SkippedDocument[]; duplicates?: import('../types.ts').DuplicateDocuments[] };
     summaries?: { nodes: number; calls: number; cached: number; inputTokens: number; outputTokens: number; costUsd: number; fallbacks: number; ms: number };
   };
   code: { version: string; commit: string | null; dirty: boolean | null; node: string };

@@ -2,7 +2,9 @@
 // file that is not a PDF at all): the run leaves each out with a warning naming it, drops the
 // questions that name it, finishes (exit 0) and counts them in the manifest, the table and
 // report.md. `corpus.strict: true` turns them into one error naming every file (exit 2); what
-// was read before the failure stays in the ingestion cache.
+// was read before the failure stays in the ingestion cache. Byte-identical documents are named
+// (corpus.duplicates: keep, the default) or merged into one (merge), the questions that named a
+// copy pointed at the one kept.
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,5 +59,51 @@ describe('unreadable documents', () => {
     expect(strict.err).toMatch(/corpus\.strict.*3 of 4 document\(s\) cannot be read/);
     for (const f of ['cut.pdf', 'blank.pdf', 'notes.pdf']) expect(strict.err).toContain(f);
     expect(readdirSync(join(dir, 'ingest2', 'content')).length).toBeGreaterThanOrEqual(1);
+  }, 120_000);
+});
+
+describe('byte-identical documents', () => {
+  it('keep: both stay, the pair is named; merge: one stays and the questions naming the copy point at it', async () => {
+    const dir = tmp();
+    const docs = join(dir, 'docs');
+    mkdirSync(docs, { recursive: true });
+    const filing = makePdf([['Revenue', 'Revenue grew to 42 million dollars in the year.'], ['Outlook', 'The outlook is steady for the next year.']]);
+    writeFileSync(join(docs, 'a-filing.pdf'), filing);
+    writeFileSync(join(docs, 'b-copy.pdf'), filing);
+    writeFileSync(join(docs, 'c-other.pdf'), makePdf([['Costs', 'Costs fell by ten percent.']]));
+    const q = [
+      { id: 'q1', question: 'What did revenue grow to?', answer: '42 million dollars', doc: 'b-copy', page: 1 },
+      { id: 'q2', question: 'How much did costs fall?', answer: 'ten percent', doc: 'c-other', page: 1 },
+    ];
+    writeFileSync(join(dir, 'q.jsonl'), q.map((x) => JSON.stringify(x)).join('\n') + '\n');
+    const config = (duplicates: string | undefined, name: string) =>
+      writeConfig(dir, {
+        dataset: { format: 'jsonl', path: join(dir, 'q.jsonl'), mapping: { id: 'id', question: 'question', answers: 'answer', docIds: 'doc', evidenceDocId: 'doc', pages: 'page' } },
+        corpus: { format: 'pdf', path: docs, cacheDir: join(dir, 'ingest'), ...(duplicates ? { duplicates } : {}) },
+        strategies: ['vector'],
+        reports: ['md'],
+        run: { outDir: join(dir, 'runs') },
+      }, name);
+
+    const kept = await cli('run', config(undefined, 'keep.yaml'), '--run-id', 'keep', '--format', 'table');
+    expect(kept.code, kept.err).toBe(0);
+    expect(kept.err).toContain('1 group(s) of byte-identical documents, each kept as its own document: a-filing = b-copy');
+    const keptManifest = JSON.parse(readFileSync(join(dir, 'runs', 'keep', 'manifest.json'), 'utf8'));
+    expect(keptManifest.corpus.docs).toBe(3);
+    expect(keptManifest.ingestion.pdf.duplicates).toEqual([{ docIds: ['a-filing', 'b-copy'], files: [join(docs, 'a-filing.pdf'), join(docs, 'b-copy.pdf')] }]);
+
+    const merged = await cli('run', config('merge', 'merge.yaml'), '--run-id', 'merge', '--format', 'table');
+    expect(merged.code, merged.err).toBe(0);
+    expect(merged.err).toContain('merged 1 byte-identical document(s) into the first of their group: a-filing = b-copy');
+    const manifest = JSON.parse(readFileSync(join(dir, 'runs', 'merge', 'manifest.json'), 'utf8'));
+    expect(manifest.corpus.docs).toBe(2);
+    expect(merged.out).toMatch(/duplicates: 1 group\(s\) of byte-identical documents, merged into the first of each/);
+    expect(readFileSync(join(dir, 'runs', 'merge', 'report.md'), 'utf8')).toMatch(/\*\*duplicates\*\*: 1 group/);
+    // q1 named the copy: it now searches the kept document, and its gold page is found there.
+    const r1 = recordLines(join(dir, 'runs', 'merge', 'records.jsonl')).find((r) => r.questionId === 'q1')!;
+    expect(r1.error).toBeNull();
+    expect(r1.evidence.every((e: { docId: string }) => e.docId === 'a-filing')).toBe(true);
+    expect(r1.retrieval.page.recall).toBe(1);
+    expect(r1.retrieval.doc.recall).toBe(1);
   }, 120_000);
 });

@@ -22,6 +22,7 @@ import { FORMATS, printReport, writeReportFiles } from './printReport.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { startProgress, type ProgressLine } from '../../harness/run/progress.ts';
 import { registerBuiltinStrategies } from '../../strategies/registry.ts';
+import { warningLines } from '../../reports/warnings.ts';
 
 // Configs name the built-in strategies: this command offers them.
 registerBuiltinStrategies();
@@ -95,7 +96,7 @@ async function cmdRun(args: RunArgs): Promise<number> {
     else process.env.TREEBENCH_QUIET = wasQuiet;
   }
   for (const n of data.notes) process.stderr.write(forTerminal(`note: ${n}\n`));
-  for (const w of data.warnings) process.stderr.write(forTerminal(`warning: ${w}\n`));
+  for (const w of warningLines(data.warnings, 'warnings.txt in the run folder')) process.stderr.write(forTerminal(`warning: ${w}\n`));
   const interrupt = onInterrupt();
   const outcome = await runBenchmark({
     loaded,
@@ -125,6 +126,8 @@ async function cmdRun(args: RunArgs): Promise<number> {
   for (const w of outcome.warnings) process.stderr.write(forTerminal(`warning: ${w}\n`));
   const meta = reportMeta(outcome.manifest);
   const store = RunStore.open(outcome.dir);
+  // Every warning of the load, one a line: the console showed only the first when there were many.
+  if (data.warnings.length) store.writeFile('warnings.txt', data.warnings.join('\n') + '\n');
   // Only the HTML report shows per-record detail: it reads the records file back as it writes,
   // a record at a time (outcome.records would hold every record in memory).
   const extra = (format: string) => ({ nodeTitle: nodeTitles(data.corpus), ...(format === 'html' ? { records: recordsInRunOrder(store, outcome.manifest) } : {}) });

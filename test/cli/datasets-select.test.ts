@@ -44,7 +44,7 @@ function project(brokenB = true): string {
 }
 
 describe('run with corpus.only: referenced', () => {
-  it('--limit 1 and --shard 1/2 read only the first question\'s PDF; the full run reads b.pdf and stops on it', async () => {
+  it('--limit 1 and --shard 1/2 read only the first question\'s PDF; the full run skips the unreadable b.pdf, strict stops on it', async () => {
     const dir = project();
     const limited = await runCli(['run', join(dir, 'config.yaml'), '--limit', '1', '--out', join(dir, 'runs'), '--run-id', 'l1', '--quiet']);
     expect(limited.stderr).not.toMatch(/error/i);
@@ -57,10 +57,14 @@ describe('run with corpus.only: referenced', () => {
     const shard = await runCli(['run', join(dir, 'config.yaml'), '--shard', '1/2', '--out', join(dir, 'runs'), '--run-id', 's1', '--quiet']);
     expect(shard.code).toBe(0);
 
+    // The full run reads b.pdf: unreadable, it is skipped (named, its question dropped); strict stops on it.
     const full = await runCli(['run', join(dir, 'config.yaml'), '--out', join(dir, 'runs'), '--run-id', 'all', '--quiet']);
-    expect(full.code).toBe(2);
-    expect(full.stderr).toContain('b.pdf');
+    expect(full.code, full.stderr).toBe(0);
+    expect(full.stderr).toMatch(/b\.pdf: skipped, /);
     expect(full.stderr).not.toContain('c.pdf');
+    const strict = await runCli(['run', join(dir, 'config.yaml'), '--set', 'corpus.strict=true', '--out', join(dir, 'runs'), '--run-id', 'strict', '--quiet']);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toContain('b.pdf');
   });
 
   it('shards load different documents yet carry the same dataset and corpus hashes, so they merge', async () => {

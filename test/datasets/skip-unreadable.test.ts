@@ -51,6 +51,9 @@ describe('unreadable documents', () => {
     const report = readFileSync(join(dir, 'runs', 'r', 'report.md'), 'utf8');
     expect(report).toMatch(/\*\*skipped\*\*: 3 unreadable document\(s\)/);
     expect(report).toContain('cut.pdf (');
+    // Every load warning is kept in the run folder too.
+    const kept = readFileSync(join(dir, 'runs', 'r', 'warnings.txt'), 'utf8');
+    for (const f of ['cut.pdf', 'blank.pdf', 'notes.pdf']) expect(kept).toMatch(new RegExp(`${f}: skipped, `));
 
     // Strict: exit 2 naming all three, no run; the good PDF's extraction is cached all the same.
     const strictCfg = writeConfig(dir, { ...base, corpus: { format: 'pdf', path: join(dir, 'docs'), cacheDir: join(dir, 'ingest2'), strict: true }, run: { outDir: join(dir, 'runs') } }, 'strict.yaml');
@@ -103,7 +106,7 @@ describe('byte-identical documents', () => {
     const r1 = recordLines(join(dir, 'runs', 'merge', 'records.jsonl')).find((r) => r.questionId === 'q1')!;
     expect(r1.error).toBeNull();
     expect(r1.evidence.every((e: { docId: string }) => e.docId === 'a-filing')).toBe(true);
-    expect(r1.retrieval.page.recall).toBe(1);
-    expect(r1.retrieval.doc.recall).toBe(1);
+    expect(r1.retrieval!.page!.recall).toBe(1);
+    expect(r1.retrieval!.doc!.recall).toBe(1);
   }, 120_000);
 });

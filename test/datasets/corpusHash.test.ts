@@ -75,3 +75,18 @@ describe('corpus hash', () => {
     expect(corpusHash([{ ...doc, source: '/one/place/d.md' }])).not.toBe(corpusHash([{ ...doc, title: 'E', source: '/one/place/d.md' }]));
   });
 });
+
+describe('corpus hash, fed one document at a time', () => {
+  it('equals the hash of one JSON.stringify of the whole list without sources (so older manifests still pair)', async () => {
+    const { createHash } = await import('node:crypto');
+    const whole = (docs: unknown[]) => createHash('sha256').update(JSON.stringify(docs, (k, v) => (k === 'source' && typeof v === 'string' ? undefined : v))).digest('hex');
+    const leaf = (id: string, title: string) => ({ id, title, text: `text of ${title} "quoted" é`, children: [] });
+    const docs = [
+      { docId: 'a', title: 'A', source: '/x/a.pdf', nodes: [{ ...leaf('0001', 'One'), children: [leaf('0002', 'Two')] }], pages: ['p1', ''] },
+      { docId: 'b', title: 'B', nodes: [leaf('0001', 'Only')], summaries: 'extractive' },
+    ];
+    expect(corpusHash(docs as never)).toBe(whole(docs));
+    expect(corpusHash([])).toBe(whole([]));
+    expect(corpusHash(docs.slice(0, 1) as never)).toBe(whole(docs.slice(0, 1)));
+  });
+});

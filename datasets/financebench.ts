@@ -21,7 +21,7 @@
 // their questions (missingDocs: skip, the default, with a warning) or stop the load (fail).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DocTree, Question } from '../harness/types.ts';
+import type { DocMetadata, DocTree, Question } from '../harness/types.ts';
 import { dataPath, escapeWarning } from '../harness/files/containment.ts';
 import { DataError, preview } from './errors.ts';
 import { byCodeUnit, exists, isDirectory, parseJsonLine, readText } from './files.ts';
@@ -56,6 +56,12 @@ export interface FinanceBenchOptions {
   missingDocs?: 'skip' | 'fail' | 'keep';
   /** Folder of the PDFs when not `pdfs/` beside the question files (or beside their `data/` folder). */
   pdfs?: string;
+  /**
+   * `closed` (default): questions name their filing (docIds) and only the filings the running
+   * questions name are read. `open`: every PDF in the folder is one corpus, whatever runs, and
+   * questions do not name their filing: a strategy must find it (gold evidence still names it).
+   */
+  setting?: 'closed' | 'open';
   /** The questions that will run (--limit, --shard): only their filings are extracted. */
   select?: (questions: Question[]) => Question[];
   /** Question rows: filter and invalid-row handling, as for any mapped dataset. */
@@ -176,16 +182,27 @@ export async function loadFinanceBench(dir: string, opts: FinanceBenchOptions = 
     }
   }
 
-  // One tree per filing that a question to run references (after --limit/--shard), in a stable order.
+  // Closed: one tree per filing that a question to run references (after --limit/--shard). Open:
+  // every filing with a PDF, whatever runs, and the questions no longer say which is theirs.
+  // Either way in a stable order.
+  const open = opts.setting === 'open';
+  if (open) {
+    for (const [lower, name] of onDisk) {
+      const docId = name.replace(/\.pdf$/i, '');
+      if (![...pdfOf.keys()].some((d) => `${d}.pdf`.toLowerCase() === lower)) pdfOf.set(docId, path.join(pdfDir, name));
+    }
+    for (const q of questions) delete q.docIds;
+    notes.push(`financebench: open setting: ${[...pdfOf.values()].filter(Boolean).length} filings as one corpus; questions do not name their filing`);
+  }
   const running = opts.select ? opts.select(questions) : questions;
-  const wanted = [...new Set(running.flatMap(referencedDocs))].filter((d) => pdfOf.get(d)).sort(byCodeUnit);
+  const wanted = (open ? [...pdfOf.keys()] : [...new Set(running.flatMap(referencedDocs))]).filter((d) => pdfOf.get(d)).sort(byCodeUnit);
   const noInfo = wanted.filter((d) => !docInfo.has(d));
   if (noInfo.length) warnings.push(`financebench: ${noInfo.length} document(s) have no line in ${path.basename(infoFile)}; titled by doc_name: ${noInfo.join(', ')}`);
   const pdfs = wanted.map((d) => pdfOf.get(d)!);
   const { docs, stats } = await ingestPdfs(
     wanted.map((docId, i) => {
       const info = docInfo.get(docId);
-      return { file: pdfs[i], docId, ...(info ? { title: docTitle(info), description: docDescription(info) } : {}) };
+      return { file: pdfs[i], docId, ...(info ? { title: docTitle(info), description: docDescription(info), metadata: docMetadata(info) } : {}) };
     }),
     { ...opts.ingest, warnings, label: 'financebench: extracting filings' },
   );
@@ -257,6 +274,16 @@ export function docTypeLabel(docType: string | undefined): string | undefined {
 export function docTitle(info: FinanceBenchDocInfo): string {
   const parts = [info.company, docTypeLabel(info.docType), info.period].filter((s): s is string => Boolean(s));
   return parts.length ? parts.join(' ') : info.docName;
+}
+
+/** The catalogue fields `docSelect: metadata` matches (harness/types.ts DocMetadata). */
+export function docMetadata(info: FinanceBenchDocInfo): DocMetadata {
+  return {
+    ...(info.company ? { company: info.company } : {}),
+    ...(info.period ? { period: info.period } : {}),
+    ...(info.docType ? { type: info.docType } : {}),
+    ...(info.sector ? { sector: info.sector } : {}),
+  };
 }
 
 /** What a document-selection prompt reads about a filing. */

@@ -20,7 +20,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { DocTree, DuplicateDocuments, IngestStats, SkippedDocument, TreeNode } from '../harness/types.ts';
+import type { DocMetadata, DocTree, DuplicateDocuments, IngestStats, SkippedDocument, TreeNode } from '../harness/types.ts';
 import { startProgress } from '../harness/run/progress.ts';
 import { sweepStaleTemps, writeViaTemp } from '../harness/files/tempFiles.ts';
 import { inputFileProblem } from '../harness/files/inputFile.ts';
@@ -66,6 +66,7 @@ export interface PdfSource {
   docId: string;
   title?: string;
   description?: string;
+  metadata?: DocMetadata;
 }
 
 export type { IngestStats };
@@ -132,6 +133,7 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
     opts.warnings?.push(...t.warnings.map((w) => w.replaceAll('{file}', src.file)));
     const doc: DocTree = { docId: src.docId, title: src.title ?? src.docId, nodes: t.nodes, pages: t.pages, source: src.file };
     if (src.description) doc.description = src.description;
+    if (src.metadata && Object.keys(src.metadata).length) doc.metadata = src.metadata;
     if (t.treeSource) doc.treeSource = t.treeSource;
     if (t.report) doc.treeReport = t.report;
     if (t.summaries) doc.summaries = t.summaries;

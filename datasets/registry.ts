@@ -170,7 +170,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     description: 'a folder with corpus/*.json (native DocTree JSON) and questions.jsonl (treebench Question JSON)',
     test: is('sample'),
     async load(cfg, baseDir) {
-      rejectUnused(cfg, ['pdfs'], 'sample');
+      rejectUnused(cfg, ['pdfs', 'setting'], 'sample');
       const dir = cfg.path ? resolveExisting(baseDir, cfg.path, 'dataset.path') : BUNDLED_SAMPLE_DIR;
       if (!isDirectory(dir)) throw new DataError('the sample format expects a folder with corpus/ and questions.jsonl', { file: dir, field: 'dataset.path' });
       const corpusDir = path.join(dir, 'corpus');
@@ -187,7 +187,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     description: 'E-Manual QA over the Samsung Galaxy S10 manual (folder with s10_manual_corpus.json and s10_50_questions.csv)',
     test: (f) => is('emanual-s10')(f) || is('emanual')(f),
     async load(cfg, baseDir) {
-      rejectUnused(cfg, ['mapping', 'filter', 'pdfs'], 'emanual-s10');
+      rejectUnused(cfg, ['mapping', 'filter', 'pdfs', 'setting'], 'emanual-s10');
       if (cfg.onInvalid === 'skip') rejectUnused(cfg, ['onInvalid'], 'emanual-s10');
       const dir = requirePath(cfg, baseDir, 'dataset.path', 'the emanual-s10 folder');
       const data = loadEmanualS10(dir);
@@ -205,6 +205,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
       const dir = requirePath(cfg, baseDir, 'dataset.path', 'the FinanceBench folder');
       const data = await loadFinanceBench(dir, {
         missingDocs: cfg.missingDocs ?? 'skip',
+        ...(cfg.setting ? { setting: cfg.setting } : {}),
         ...(cfg.pdfs ? { pdfs: resolveExisting(baseDir, cfg.pdfs, 'dataset.pdfs') } : {}),
         ...(ctx?.select ? { select: ctx.select } : {}),
         ...(ctx?.ingest ? { ingest: ctx.ingest } : {}),
@@ -228,7 +229,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     description: 'questions from a JSONL file or a JSON array/dict (mapping.records: dotted path into it) through `mapping`; needs a corpus section',
     test: (f) => is('jsonl')(f) || is('json')(f),
     async load(cfg, baseDir) {
-      rejectUnused(cfg, ['pdfs'], cfg.format);
+      rejectUnused(cfg, ['pdfs', 'setting'], cfg.format);
       const file = requirePath(cfg, baseDir, 'dataset.path', 'the questions file');
       const format = path.extname(file).toLowerCase() === '.json' || is('json')(cfg.format) ? 'json' : 'jsonl';
       const q = readQuestions(file, cfg.mapping ?? NATIVE_MAPPING, cfg, format);
@@ -240,7 +241,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     description: 'questions from a CSV/TSV file (header row) through `mapping`; needs a corpus section',
     test: (f) => is('csv')(f) || is('tsv')(f),
     async load(cfg, baseDir) {
-      rejectUnused(cfg, ['pdfs'], cfg.format);
+      rejectUnused(cfg, ['pdfs', 'setting'], cfg.format);
       const file = requirePath(cfg, baseDir, 'dataset.path', 'the questions file');
       const q = readQuestions(file, cfg.mapping ?? NATIVE_MAPPING, cfg, 'csv');
       return { name: cfg.name ?? stem(file), questions: q.questions, warnings: q.warnings, notes: q.notes, files: [file] };

@@ -29,6 +29,19 @@ export interface DocTree {
   treeReport?: { source: string; reason: string; tocEntries?: number; located?: number; unlocated?: string[]; headings?: number; nodes: number; depth: number };
   /** Who wrote the node summaries that were missing: `extractive` (offline) or `model`. */
   summaries?: 'extractive' | 'model';
+  /**
+   * Fields of the dataset's document table, when it has one (FinanceBench: company, period,
+   * type, sector): what `docSelect: metadata` matches against the question. Never gold.
+   */
+  metadata?: DocMetadata;
+}
+
+/** A document's catalogue fields, all optional; `type` as the dataset names it (10k, 10q, 8k, earnings). */
+export interface DocMetadata {
+  company?: string;
+  period?: string;
+  type?: string;
+  sector?: string;
 }
 
 export interface Corpus {
@@ -231,7 +244,7 @@ export interface TraceStep {
   action: TraceAction;
   docId?: string;
   nodeId?: string;
-  source: 'llm' | 'value' | 'prior' | 'rule';
+  source: 'llm' | 'value' | 'prior' | 'rule' | 'metadata' | 'fused';
   reason?: string;
   score?: number;
   pages?: [number, number];

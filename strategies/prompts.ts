@@ -72,7 +72,7 @@ export const PROMPT_VARIABLES: Record<StrategyTask, readonly string[]> = {
 };
 
 const PROMPT_DESCRIPTIONS: Record<StrategyTask, string> = {
-  'select-documents': 'choose the documents to search (docSelect: llm)',
+  'select-documents': 'choose the documents to search (docSelect: description)',
   'select-nodes': 'choose nodes from a whole outline',
   'choose-children': 'choose which children of a node to descend into',
   sufficiency: 'decide whether the evidence so far answers the question',

@@ -12,6 +12,7 @@
 //     filter: { field: x, equals: y }  # keep only records that pass (datasets/recordFilter.ts)
 //     onInvalid: fail | skip       # a record that cannot be mapped stops the load (default) or is skipped and counted
 //     pdfs: folder                 # financebench: the PDFs, when not in <path>/pdfs or beside its data/ folder
+//     setting: closed | open       # financebench: questions name their filing (closed, default) or all filings are one corpus (open)
 //     name: optional display name
 //   corpus:                        # optional when the dataset brings its own corpus (sample, emanual-s10, financebench)
 //     format: native | pageindex | markdown | pdf
@@ -173,6 +174,12 @@ export const datasetConfigSchema = z
     mapping: questionMappingSchema.optional(),
     /** Questions naming a document the corpus lacks: drop them (default), stop, or keep them. */
     missingDocs: z.enum(['skip', 'fail', 'keep']).optional(),
+    /**
+     * financebench: `closed` (default) — each question names its filing and the corpus is the
+     * filings the running questions name; `open` — every filing with a PDF is one corpus and the
+     * questions do not name theirs (FinanceBench's shared vector store).
+     */
+    setting: z.enum(['closed', 'open']).optional(),
     /** Keep only the records that pass these field conditions. */
     filter: recordFilterSchema.optional(),
     /** A record that cannot be mapped: stop the load (default) or skip it and count it. */

@@ -51,7 +51,7 @@ export interface TraceStepInput {
   nodeId?: string;
   reason?: string;
   score?: number;
-  source?: 'llm' | 'value' | 'prior' | 'rule';
+  source?: 'llm' | 'value' | 'prior' | 'rule' | 'metadata' | 'fused';
   depth?: number;
   tool?: string;
   result?: string;
@@ -88,7 +88,7 @@ export class StrategyReportedError extends Error {
 }
 
 const TRACE_ACTIONS = new Set<string>(['select', 'expand', 'skip', 'open', 'score', 'sufficiency', 'answer', 'doc-select', 'fallback', 'tool']);
-const SOURCES = new Set(['llm', 'value', 'prior', 'rule']);
+const SOURCES = new Set(['llm', 'value', 'prior', 'rule', 'metadata', 'fused']);
 const MAX_EVIDENCE = 1000;
 const MAX_TRACE = 5000;
 const MAX_TEXT = 4000;

@@ -25,7 +25,7 @@ async function run(script: Script, opts: { docs?: DocTree[]; params?: Partial<La
 describe('layerwise params', () => {
   it('has the documented defaults and rejects unknown keys', () => {
     const p = defaults();
-    expect(p).toMatchObject({ maxPerLevel: 3, maxDepth: 4, flatLeafLimit: 8, maxContextTokens: 6000, valueFallback: true, docSelect: 'value', maxDocs: 3 });
+    expect(p).toMatchObject({ maxPerLevel: 3, maxDepth: 4, flatLeafLimit: 8, maxContextTokens: 6000, valueFallback: true, docSelect: 'fused', maxDocs: 3 });
     expect(() => layerwiseStrategy.params.parse({ maxPerLevle: 2 })).toThrow();
     expect(() => layerwiseStrategy.params.parse({ maxDepth: 0 })).toThrow();
   });

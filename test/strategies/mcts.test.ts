@@ -33,7 +33,7 @@ function visitsByBranch(trace: TraceStep[]): Record<string, number> {
 
 describe('mcts params', () => {
   it('has the documented defaults and rejects unknown keys', () => {
-    expect(defaults()).toMatchObject({ simulations: 24, c: 1.4, maxCalls: 16, topNodes: 3, valueTopK: 30, readInternal: true, maxContextTokens: 6000, docSelect: 'value', maxDocs: 3 });
+    expect(defaults()).toMatchObject({ simulations: 24, c: 1.4, maxCalls: 16, topNodes: 3, valueTopK: 30, readInternal: true, maxContextTokens: 6000, docSelect: 'fused', maxDocs: 3 });
     expect(defaults().seed).toBeUndefined();
     expect(() => mctsStrategy.params.parse({ simulation: 3 })).toThrow();
     expect(() => mctsStrategy.params.parse({ c: -1 })).toThrow();

@@ -153,6 +153,24 @@ describe('FinanceBench loader', () => {
     ]);
   });
 
+  it('setting: open reads every PDF in the folder, whatever runs, and the questions no longer name their filing', async () => {
+    // Questions of one filing only, PDFs of two: closed reads one, open reads both.
+    const dir = subsetFolder([SMALL[0]!]);
+    fs.symlinkSync(path.join(FB, 'pdfs', `${SMALL[1]}.pdf`), path.join(dir, 'pdfs', `${SMALL[1]}.pdf`));
+    const closed = await loadBenchmarkData({ dataset: { format: 'financebench', path: dir } }, '/');
+    expect(closed.corpus.docs.map((d) => d.docId)).toEqual([SMALL[0]]);
+    expect(closed.questions.every((q) => q.docIds?.[0] === SMALL[0])).toBe(true);
+    const open = await loadBenchmarkData({ dataset: { format: 'financebench', path: dir, setting: 'open' } }, '/', { select: (qs) => qs.slice(0, 1) });
+    expect(open.corpus.docs.map((d) => d.docId).sort()).toEqual([...SMALL].sort());
+    expect(open.questions.length).toBe(closed.questions.length);
+    expect(open.questions.every((q) => q.docIds === undefined && q.evidence?.every((e) => e.docId === SMALL[0]))).toBe(true);
+    expect(open.notes).toContain('financebench: open setting: 2 filings as one corpus; questions do not name their filing');
+    // The document table travels with each filing, for docSelect: metadata.
+    expect(open.corpus.docs.find((d) => d.docId === 'MGMRESORTS_2022Q4_EARNINGS')!.metadata).toEqual({ company: 'MGM Resorts', period: '2022', type: 'Earnings', sector: 'Consumer Discretionary' });
+    // Another format has no such setting.
+    await expect(loadBenchmarkData({ dataset: { format: 'sample', setting: 'open' } }, '/')).rejects.toThrow(/the sample format does not use dataset.setting/);
+  });
+
   it('missingDocs: fail stops with a DataError listing the missing filings', async () => {
     const dir = subsetFolder([...SMALL, ...MISSING]);
     const e = await rejected(loadBenchmarkData({ dataset: { format: 'financebench', path: dir, missingDocs: 'fail' } }, '/'));

@@ -41,8 +41,9 @@ const PATTERNS: Array<[RegExp, Replacer, string | null]> = [
   [/(\b(?:x-)?api[-_]?key\b\s*:\s*)(?!\[REDACTED\])(?=[^\s"',;&}\]]*\d)[^\s"',;&}\]]{8,}/gi, (_m, p1) => `${p1}${REDACTED}`, null],
   // Bearer tokens anywhere else
   [/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, `Bearer ${REDACTED}`, null],
-  // OpenAI-style keys: sk-..., sk-proj-..., sk-svcacct-...
-  [/\bsk-[A-Za-z0-9_-]{8,}/g, REDACTED, null],
+  // OpenAI-style keys: sk-..., sk-proj-..., sk-svcacct-... — but not a run id of a config named
+  // "sk" (sk-20261203-064043Z, sk-20261203-064043Z-2), which would hide the run folder's name.
+  [/\bsk-(?!\d{8}-\d{6}Z(?:-\d+)?(?![A-Za-z0-9_-]))[A-Za-z0-9_-]{8,}/g, REDACTED, null],
   // The model gateway's per-question keys (harness/plugins/gateway.ts)
   [/\btbq_[0-9a-f]{48}\b/g, REDACTED, 'tbq_'],
   // user:password@ in URLs

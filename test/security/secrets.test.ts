@@ -81,6 +81,13 @@ describe('redacting messages about the apiKey field', () => {
     expect(redactSecrets('x-api-key: ab12cd34ef56')).toBe('x-api-key: [REDACTED]');
   });
 
+  it("a run id of a config named \"sk\" is a run id, not a key; anything longer after it still is one", () => {
+    expect(redactSecrets('run folder: runs/sk-20261203-064043Z')).toBe('run folder: runs/sk-20261203-064043Z');
+    expect(redactSecrets('runs/sk-20261203-064043Z-2/report.md')).toBe('runs/sk-20261203-064043Z-2/report.md');
+    expect(redactSecrets('key sk-20261203-064043Zabcdef0123')).toBe('key [REDACTED]');
+    expect(redactSecrets('key sk-proj-abcdef0123456789')).toBe('key [REDACTED]');
+  });
+
   it('a config holding a key is refused with a message that names the field and not the key', async () => {
     const dir = tmp();
     const key = `sk-${'abcdefghijklmnop0123456789'}`;

@@ -50,8 +50,12 @@ describe('gate coverage on real quickstart runs', () => {
   it('a second full run of the same config passes (exit 0), coverage included', async () => {
     const again = await runCli(['run', QUICKSTART, '--out', out, '--run-id', 'again', '--quiet']);
     expect(again.code).toBe(0);
-    const r = await runCli(['gate', '--baseline', full, '--candidate', join(out, 'again'), '--format', 'json']);
-    expect(r.code).toBe(0);
+    // The shipped rules without latency: two real runs on a loaded machine differ in p95 latency
+    // for reasons of the machine, and this test is about coverage.
+    const rules = join(out, 'no-latency.yaml');
+    writeFileSync(rules, readFileSync('configs/gates.yaml', 'utf8').replace(/^\s*latencyP95:.*$/m, ''));
+    const r = await runCli(['gate', '--baseline', full, '--candidate', join(out, 'again'), '--rules', rules, '--format', 'json']);
+    expect(r.code, r.stdout.slice(0, 2000)).toBe(0);
     const report = JSON.parse(r.stdout);
     const coverage = report.evaluation.checks.filter((c: { kind: string }) => c.kind === 'coverage');
     expect(coverage).toHaveLength(6);

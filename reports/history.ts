@@ -33,22 +33,35 @@ function legend(report: HistoryReport): string[] {
   const lines = [
     `[lo, hi]: 95% interval of each run's value. ▲/▼: significant change from the previous run (paired test as in \`treebench compare\`, Holm-adjusted per pair of runs, α=${report.alpha}); ${flagged} flagged.`,
   ];
+  if (report.runs.some((r) => r.finished === false)) lines.push('*: the run did not finish (a partial run): its values cover the questions it answered.');
   for (const n of report.notes) lines.push(`note: ${n}`);
   if (report.offline) lines.push(`${OFFLINE_LABEL}: these numbers measure retrieval, not LLM answer quality`);
   return lines;
 }
 
+/** "config nightly · dataset sample": which series this history is (absent names left out). */
+export function historyScope(report: HistoryReport): string {
+  return [report.config ? `config ${report.config}` : '', report.dataset ? `dataset ${report.dataset}` : ''].filter(Boolean).join(' · ');
+}
+
+/** The run id, with * when the run did not finish. */
+const runLabel = (r: HistoryReport['runs'][number]) => (r.finished === false ? `${r.runId} *` : r.runId);
+
 export function renderHistoryTable(report: HistoryReport, width = Infinity): string {
-  const lines = [`treebench history · ${report.runs.length} runs · ${report.runs[0]?.startedAt.slice(0, 10)} … ${report.runs[report.runs.length - 1]?.startedAt.slice(0, 10)}`];
+  const scope = historyScope(report);
+  const lines = wrapText(`treebench history · ${scope ? `${scope} · ` : ''}${report.runs.length} runs · ${report.runs[0]?.startedAt.slice(0, 10)} … ${report.runs[report.runs.length - 1]?.startedAt.slice(0, 10)}`, width);
   for (const metric of report.metrics) {
     const series = report.series.filter((s) => s.metric === metric);
+    // A strategy with a significant change is the news: it is never hidden to fit (priority 0);
+    // the others give way in their order.
+    const flagged = (s: (typeof series)[number]) => s.points.some((p) => flagOf(p));
     const columns: FitColumn[] = [
-      { head: 'run', priority: 0, align: 'left', cells: report.runs.map((r) => r.runId) },
+      { head: 'run', priority: 0, align: 'left', cells: report.runs.map(runLabel) },
       // In a terminal the start time gives way to the bands (the header gives the date range).
       ...(Number.isFinite(width) ? [] : [{ head: 'started', priority: 50, align: 'left' as const, cells: report.runs.map((r) => date(r.startedAt)) }]),
       ...series.map((s, i) => ({
         head: s.strategy,
-        priority: i + 1,
+        priority: flagged(s) ? 0 : i + 1,
         align: 'right' as const,
         cells: s.points.map((p) => cell(report, metric, p, true)),
         condensed: s.points.map((p) => cell(report, metric, p, false)),
@@ -63,8 +76,18 @@ export function renderHistoryTable(report: HistoryReport, width = Infinity): str
   return lines.join('\n');
 }
 
+/** Several histories (one per config × dataset) one after another. */
+export function renderHistoryGroups(format: HistoryFormat, reports: readonly HistoryReport[], opts: { width?: number } = {}): string {
+  if (reports.length === 1) return renderHistory(format, reports[0]!, opts);
+  if (format === 'json') return jsonText({ format: 'treebench-history-groups', version: 1, groups: reports.map((r) => ({ format: 'treebench-history', version: 1, ...r })) });
+  if (format === 'html') return renderHistoryHtml(reports);
+  const rule = Number.isFinite(opts.width) ? '─'.repeat(Math.min(opts.width ?? 80, 80)) : '─'.repeat(80);
+  return reports.map((r) => renderHistory(format, r, opts).replace(/\n$/, '')).join(format === 'md' ? '\n\n' : `\n\n${rule}\n`) + (format === 'md' ? '\n' : '');
+}
+
 export function renderHistoryMarkdown(report: HistoryReport): string {
-  const parts = [`## treebench history (${report.runs.length} runs)`];
+  const scope = historyScope(report);
+  const parts = [`## treebench history${scope ? ` · ${escapeMarkdown(scope)}` : ''} (${report.runs.length} runs)`];
   for (const metric of report.metrics) {
     const series = report.series.filter((s) => s.metric === metric);
     const head = ['run', 'started', ...series.map((s) => escapeMarkdown(s.strategy))];
@@ -75,7 +98,7 @@ export function renderHistoryMarkdown(report: HistoryReport): string {
         const text = escapeMarkdown(cell(report, metric, p, true));
         return flagOf(p) ? `**${text}**` : text;
       });
-      parts.push(`| ${[escapeMarkdown(r.runId), escapeMarkdown(date(r.startedAt)), ...cells].join(' | ')} |`);
+      parts.push(`| ${[escapeMarkdown(runLabel(r)), escapeMarkdown(date(r.startedAt)), ...cells].join(' | ')} |`);
     });
   }
   parts.push('', ...legend(report).map(escapeMarkdown));

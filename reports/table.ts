@@ -7,7 +7,7 @@ import { paint, wrapText } from './console.ts';
 import type { ReportInput } from './types.ts';
 import type { ConfidenceInterval, StrategySummary } from '../harness/summary/summary.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
-import { accuracyText, cacheLine, customMetricLines, pacingLine, skippedLine, duplicatesLine, errors, groundednessLines, indexLine, pricesSource, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, budgets, cacheLine, customMetricLines, pacingLine, skippedLine, duplicatesLine, errors, groundednessLines, indexLine, pricesSource, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 
 /**
  * `value ±h` for the narrow console columns: h is the larger side of the interval, so the
@@ -59,8 +59,14 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
   const recallCi = (s: StrategySummary) => (level ? s.intervals?.[`retrieval.${level}.recall`] : undefined);
   const cost = (s: StrategySummary) => usd(s.costPerQuestion, meta.priced);
   // Priority: what people compare first stays longest (accuracy, recall, $, p95, errors).
+  // Marks in the strategy cell for what a number alone hides: a budget that ran out (its
+  // questions are scored on what the strategy had when it stopped, so 0.0% is not "wrong
+  // answers") and a strategy short of questions (the run stopped before it finished them).
+  const expected = meta.questions * (meta.repeats && meta.repeats > 1 ? meta.repeats : 1);
+  const short = (s: StrategySummary) => s.records < expected;
+  const mark = (s: StrategySummary) => `${s.strategy}${s.budgetExhaustedRecords > 0 ? ' †' : ''}${short(s) ? ' *' : ''}`;
   const columns: FitColumn[] = [
-    col('strategy', 0, (s) => s.strategy),
+    col('strategy', 0, mark),
     col('n', 7, (s) => String(s.records)),
     col('accuracy', 1, (s) => accuracyText(s), (s) => (s.accuracy === null ? accuracyText(s) : rate(s.accuracy, s.intervals?.accuracy))),
     col('F1', 9, (s) => pct(s.f1, s.intervals?.f1), (s) => pct(s.f1)),
@@ -83,7 +89,17 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
   const notes: string[] = [];
   if (level) notes.push(`recall: ${level}-level evidence recall${summary.k !== undefined ? ` in the top ${summary.k}` : ''}`);
   else notes.push(`recall not scored: ${unscoredRetrievalReason(strategies)}`);
-  if (summary.ci) notes.push(`[lo, hi]: ${Math.round(summary.ci.level * 100)}% ${summary.ci.method} interval; ±: its larger side`);
+  const budgeted = strategies.filter((s) => s.budgetExhaustedRecords > 0);
+  if (budgeted.length) notes.push(`†: budget ran out (${budgeted.map((s) => `${s.strategy} ${s.budgetExhaustedRecords} of ${s.records}: ${budgets(s)}`).join('; ')}); those questions are scored on what the strategy had when it stopped`);
+  const partial = strategies.filter(short);
+  if (partial.length) notes.push(`*: unfinished: ${partial.map((s) => `${s.strategy} ${s.records} of ${expected}`).join(', ')} records${meta.finishedAt ? '' : ' (the run did not finish; `treebench run --resume <run folder>` completes it)'}`);
+  // The interval legend describes only what the fitted table shows.
+  const shownBands = /\[[^\]]*,[^\]]*\]/.test(fitted.text);
+  const shownPm = fitted.text.includes(' ±');
+  if (summary.ci && (shownBands || shownPm)) {
+    const name = `${Math.round(summary.ci.level * 100)}% ${summary.ci.method} interval`;
+    notes.push(shownBands ? `[lo, hi]: ${name}${shownPm ? '; ±: its larger side' : ''}` : `±: larger side of the ${name}`);
+  }
   if (!meta.priced) notes.push('unpriced: the model has no entry in the price table');
   else if (meta.pricedAs) notes.push(`$: calls priced as ${meta.pricedAs} (${pricesSource(meta)})`);
   else if (!meta.offline) notes.push(`$: prices from ${pricesSource(meta)}`);
@@ -95,7 +111,7 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
   if (skipped) notes.push(skipped);
   const duplicates = duplicatesLine(meta);
   if (duplicates) notes.push(duplicates);
-  if (fitted.condensed.length) notes.push(`narrowed to fit ${width} columns: ${fitted.condensed.join(', ')} without [lo, hi] (±: larger side) or intervals`);
+  if (fitted.condensed.length) notes.push(`intervals shortened to fit ${width} columns: ${fitted.condensed.join(', ')}`);
   if (fitted.dropped.length) notes.push(`hidden to fit ${width} columns: ${fitted.dropped.join(', ')} (full table: --format md, or the run's report files)`);
   const ungradable = ungradableNote(strategies);
   if (ungradable) notes.push(ungradable);

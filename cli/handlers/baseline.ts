@@ -17,7 +17,7 @@ export function baselineCommand(run: Runner): CommandBody {
               .option('name', { type: 'string', demandOption: true, describe: 'Baseline name, e.g. main' })
               .option('dir', { type: 'string', default: DEFAULT_BASELINES_DIR, describe: 'Folder of baselines' })
               .option('force', { type: 'boolean', describe: 'Save even if the run did not finish' })
-              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const }),
+              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'text, or the baseline(s) as JSON' }),
           (a) =>
             run(() => {
               const args = a as unknown as { run: string; name: string; dir: string; force?: boolean; format?: 'text' | 'json' };
@@ -33,7 +33,7 @@ export function baselineCommand(run: Runner): CommandBody {
           (yy) =>
             yy
               .option('dir', { type: 'string', default: DEFAULT_BASELINES_DIR, describe: 'Folder of baselines' })
-              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const }),
+              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'text, or the baseline(s) as JSON' }),
           (a) =>
             run(() => {
               const args = a as unknown as { dir: string; format: 'text' | 'json' };

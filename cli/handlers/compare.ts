@@ -25,7 +25,7 @@ export function compareCommand(run: Runner): CommandBody {
         .option('seed', { type: 'number', describe: "Resampling seed (default: the baseline run's seed)" })
         .option('correction', { choices: ['holm', 'none'] as const, default: 'holm' as const, describe: 'Multiple-comparison correction over all rows' })
         .option('force', { type: 'boolean', describe: 'Compare even if the datasets or corpora differ' })
-        .option('format', { choices: COMPARE_FORMATS, default: 'table' as CompareFormat })
+        .option('format', { choices: COMPARE_FORMATS, default: 'table' as CompareFormat, describe: 'table (fits the terminal), md, json, or html (forest plots)' })
         .option('out', { type: 'string', describe: 'Also write the report to this file' })
         .option('baselines-dir', { type: 'string', default: DEFAULT_BASELINES_DIR, describe: 'Where named baselines live' })
         .example('$0 compare runs/nightly-0101 runs/nightly-0102', 'two nights of the same config')

@@ -29,8 +29,8 @@ export function datasetsCommand(run: Runner): CommandBody {
           'Load the dataset and corpus of a config and print counts, depth, fanout and gold coverage',
           (yy) =>
             yy
-              .positional('config', { type: 'string', demandOption: true })
-              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const }),
+              .positional('config', { type: 'string', demandOption: true, describe: 'Config .yaml whose dataset and corpus to load' })
+              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'text, or the counts as JSON' }),
           (a) => run(() => cmdInspect(a as unknown as Parameters<typeof cmdInspect>[0]))(),
         )
         .demandCommand(1, 'name a datasets subcommand: inspect'),

@@ -58,12 +58,12 @@ export function exportCommand(run: Runner): CommandBody {
   return {
     builder: (y) =>
       y
-        .positional('runDir', { type: 'string', demandOption: true })
+        .positional('runDir', { type: 'string', demandOption: true, describe: 'Run folder to export' })
         .option('trec', { type: 'string', describe: 'TREC run file to write (qid Q0 docno rank score tag)' })
         .option('qrels', { type: 'string', describe: 'qrels file to write (qid 0 docno 1)' })
         .option('level', { type: 'string', default: 'node', describe: 'node | page | doc' })
         .option('strategy', { type: 'string', describe: 'Strategy id (needed when the run has several)' })
-        .option('repeat', { type: 'number', default: 0 })
+        .option('repeat', { type: 'number', default: 0, describe: 'Which repeat to export (runs with run.repeats > 1), from 0' })
         .option('config', { type: 'string', describe: "Config to load the dataset from (default: the run's)" })
         .example('$0 export runs/nightly-... --strategy vector --trec vector.run --qrels gold.qrels', ''),
     handler: (argv) =>

@@ -1,16 +1,17 @@
 // `treebench history <runs…|folder>`: metrics per strategy across runs, with interval bands and
 // only the significant night-over-night changes flagged (see harness/analysis/history/build.ts).
 import type { Argv } from 'yargs';
-import { buildHistory, findRunDirs } from '../../harness/analysis/history/build.ts';
-import { HISTORY_FORMATS, renderHistory, type HistoryFormat } from '../../reports/history.ts';
+import { buildHistory, findRunDirs, groupRuns } from '../../harness/analysis/history/build.ts';
+import { HISTORY_FORMATS, renderHistoryGroups, type HistoryFormat } from '../../reports/history.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import { writeOutputFile } from '../../harness/files/output.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { checkAlpha, checkResamples, headlineLevel, resolveMetrics, splitList } from './shared.ts';
-import { loadRun, loadRunIfAny, type LoadedRun } from '../../harness/analysis/compare/runs.ts';
+import { loadRun, loadRunIfAny, strategyIds, type LoadedRun } from '../../harness/analysis/compare/runs.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { forTerminal } from '../../harness/text/terminal.ts';
+import { UsageError } from '../../harness/errors.ts';
 
 interface HistoryArgs {
   runs: string[];
@@ -33,7 +34,7 @@ export function historyCommand(run: Runner): CommandBody {
         .option('alpha', { type: 'number', default: 0.05, describe: 'Significance level for the night-over-night tests' })
         .option('resamples', { type: 'number', default: 10_000, describe: 'Permutation / bootstrap resamples' })
         .option('seed', { type: 'number', describe: "Resampling seed (default: each later run's seed)" })
-        .option('format', { choices: HISTORY_FORMATS, default: 'table' as HistoryFormat })
+        .option('format', { choices: HISTORY_FORMATS, default: 'table' as HistoryFormat, describe: 'table (fits the terminal), md, json, or html (charts)' })
         .option('out', { type: 'string', describe: 'Write the report to this file instead of printing it' })
         .example('$0 history runs/history --format html --out history.html', 'every run in a folder, as a page with charts'),
     handler: (argv) =>
@@ -51,20 +52,28 @@ export function historyCommand(run: Runner): CommandBody {
           else process.stderr.write(forTerminal(`note: skipped ${dir}: the run has no records\n`));
         }
         const level = headlineLevel(...runs.map((r) => r.records));
-        const report = buildHistory(runs, {
-          metrics: resolveMetrics(splitList(a.metric), level, '--metric'),
-          strategies: splitList(a.strategies),
-          alpha: checkAlpha(a.alpha),
-          resamples: checkResamples(a.resamples),
-          ...(a.seed !== undefined ? { seed: a.seed } : {}),
-        });
+        const metrics = resolveMetrics(splitList(a.metric), level, '--metric');
+        const wanted = splitList(a.strategies);
+        if (!runs.length) throw new UsageError('history: no run with records in the folders given');
+        const all = [...new Set(runs.flatMap(strategyIds))];
+        const unknown = wanted.filter((s) => !all.includes(s));
+        if (unknown.length) throw new UsageError(`--strategies: ${unknown.join(', ')} in none of the runs (they have: ${all.join(', ')})`);
+        // Runs of different configs or datasets are separate series, one history each.
+        const reports = groupRuns(runs)
+          .map((group) => {
+            const here = new Set(group.flatMap(strategyIds));
+            const strategies = wanted.filter((s) => here.has(s));
+            if (wanted.length && !strategies.length) return null;
+            return buildHistory(group, { metrics, strategies, alpha: checkAlpha(a.alpha), resamples: checkResamples(a.resamples), ...(a.seed !== undefined ? { seed: a.seed } : {}) });
+          })
+          .filter((r): r is NonNullable<typeof r> => r !== null);
         if (a.out) {
-          writeOutputFile(a.out, renderHistory(a.format, report), a.format === 'json' ? 'json' : 'document');
+          writeOutputFile(a.out, renderHistoryGroups(a.format, reports), a.format === 'json' ? 'json' : 'document');
           process.stderr.write(`wrote ${a.out}\n`);
           return 0;
         }
         const style = consoleStyle();
-        const text = renderHistory(a.format, report, style);
+        const text = renderHistoryGroups(a.format, reports, style);
         process.stdout.write((a.format === 'table' ? colorVerdicts(text, style.color) : text).replace(/\n?$/, '\n'));
         return 0;
       })(),

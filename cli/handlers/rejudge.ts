@@ -42,7 +42,7 @@ export function rejudgeCommand(run: Runner): CommandBody {
   return {
     builder: (y) =>
       y
-        .positional('runDir', { type: 'string', demandOption: true })
+        .positional('runDir', { type: 'string', demandOption: true, describe: 'Finished run folder to re-score' })
         .option('judge', { type: 'string', describe: 'LLM judge as provider:model (default: the run\'s scoring.judge, if any)' })
         .option('judge-prompt', { type: 'string', describe: 'default | financebench' })
         .option('judge-base-url', { type: 'string', describe: 'OpenAI-compatible API root for the judge' })
@@ -50,7 +50,7 @@ export function rejudgeCommand(run: Runner): CommandBody {
         .option('no-judge', { type: 'boolean', describe: 'Rule judge only' })
         .option('out', { type: 'string', describe: 'Output run folder (default <runDir>-rejudged)' })
         .option('cache-dir', { type: 'string', describe: 'Response cache folder for judge calls' })
-        .option('concurrency', { type: 'number', default: 4 })
+        .option('concurrency', { type: 'number', default: 4, describe: 'Judge calls in flight at once' })
         .example('$0 rejudge runs/financebench-... --judge openai:gpt-4o-mini --judge-prompt financebench', ''),
     handler: (argv) =>
       run(async () => {

@@ -29,10 +29,10 @@ export function traceCommand(run: Runner): CommandBody {
   return {
     builder: (y) =>
       y
-        .positional('runDir', { type: 'string', demandOption: true })
+        .positional('runDir', { type: 'string', demandOption: true, describe: 'Run folder (runs/<runId>)' })
         .option('question', { type: 'string', demandOption: true, describe: 'Question id' })
         .option('strategy', { type: 'string', describe: 'Strategy id (default: every strategy in the run)' })
-        .option('repeat', { type: 'number', default: 0 })
+        .option('repeat', { type: 'number', default: 0, describe: 'Which repeat of the question (runs with run.repeats > 1), from 0' })
         .option('full', { type: 'boolean', describe: 'Print every line whole (default: lines are cut to the terminal width)' })
         .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'text, or the records (trace, evidence, scores) as JSON' })
         .example('$0 trace runs/quickstart-... --question sample-001 --strategy layerwise', ''),

@@ -204,7 +204,7 @@ export function treeCommand(run: Runner): CommandBody {
           (yy) =>
             buildOptions(yy)
               .positional('target', { type: 'string', demandOption: true, describe: 'A tree .json (PageIndex or native), a .pdf / folder (built first), or a config .yaml (its corpus)' })
-              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const }),
+              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'text, or the measures as JSON' }),
           (a) => run(() => cmdInspect(a as unknown as Parameters<typeof cmdInspect>[0]))(),
         )
         .command(
@@ -214,7 +214,7 @@ export function treeCommand(run: Runner): CommandBody {
             yy
               .positional('built', { type: 'string', demandOption: true, describe: 'A tree .json (as `tree build` writes it), or a .pdf to build now with its bookmarks ignored' })
               .option('reference', { type: 'string', demandOption: true, describe: 'A .pdf with bookmarks, or a tree .json (PageIndex *_structure.json or native)' })
-              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const })
+              .option('format', { choices: ['text', 'json'] as const, default: 'text' as const, describe: 'text, or the measures as JSON' })
               .option('cache', { type: 'boolean', default: true, describe: `Reuse extracted text and built trees from ${DEFAULT_INGEST_DIR}` })
               .option('quiet', { type: 'boolean', describe: 'No progress on stderr' })
               .example('$0 tree compare report.pdf --reference report.pdf', 'the builder without bookmarks against the bookmarks')

@@ -16,6 +16,7 @@ import type { CommandBody, Runner } from '../runner.ts';
 import { checkAlpha, checkMargin, setFlags, shardFrom, splitList } from './shared.ts';
 import { configHashOf } from '../../harness/config/overrides.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
+import { jsonText } from '../../harness/files/jsonText.ts';
 import { registerBuiltinStrategies } from '../../strategies/registry.ts';
 
 // Configs name the built-in strategies: this command offers them.
@@ -35,7 +36,7 @@ interface TuneArgs {
   limit?: number;
   concurrency?: number;
   cache?: boolean;
-  format: 'table' | 'md';
+  format: 'table' | 'md' | 'json';
   quiet?: boolean;
   reuse?: string[];
   shard?: string;
@@ -94,7 +95,8 @@ export async function cmdTune(args: TuneArgs): Promise<number> {
   const offline = outcome.manifest.model.offline;
   store.writeFile('tune.md', renderTune(outcome.manifest.tune, { priced, offline, format: 'md' }));
   // Markdown escaping leaves control characters alone; the terminal must not get them.
-  process.stdout.write(forTerminal(renderTune(outcome.manifest.tune, { priced, offline, format: args.format })));
+  if (args.format === 'json') process.stdout.write(jsonText({ format: 'treebench-tune', version: 1, runId: outcome.manifest.runId, dir: outcome.dir, priced, offline, ...outcome.manifest.tune }));
+  else process.stdout.write(forTerminal(renderTune(outcome.manifest.tune, { priced, offline, format: args.format })));
   process.stderr.write(`tune folder: ${outcome.dir}\n`);
   return 0;
 }
@@ -118,7 +120,7 @@ export function tuneCommand(run: Runner): CommandBody {
         .option('cache', { type: 'boolean', describe: 'Share responses through the cache (default on; --no-cache to pay every call)' })
         .option('reuse', { type: 'array', string: true, describe: 'Tune folders of earlier stages (same config): their records stand in for running their cells' })
         .option('shard', { type: 'string', describe: 'i/n: run slice i of the first incomplete rung, then stop (default: $TREEBENCH_SHARD)' })
-        .option('format', { choices: ['table', 'md'] as const, default: 'table' as const, describe: 'What to print' })
+        .option('format', { choices: ['table', 'md', 'json'] as const, default: 'table' as const, describe: 'What to print: the text, Markdown, or the tune summary as JSON' })
         .option('quiet', { type: 'boolean', describe: 'No progress on stderr' })
         .example('$0 tune configs/tune.yaml', 'offline, over the bundled sample')
         .example('$0 tune configs/tune.yaml --objective f1 --eta 2 --margin 0.02', 'gentler halving, two points of tolerance'),

@@ -174,14 +174,17 @@ export function bandChart(id: string, title: string, xLabels: string[], series: 
   const vals = series.flatMap((s) => s.points.flatMap((p) => [p.value, p.lo, p.hi])).filter((v): v is number => v !== null && Number.isFinite(v));
   if (!vals.length) return `${head}<p class="empty">nothing to plot</p></figure>`;
   // Wider right margin than the scatter: the last run's date label is centred on its point.
-  const right = 40;
-  const w = Math.max(W, 64 * xLabels.length + M.left + right);
-  const x = (i: number) => M.left + (xLabels.length === 1 ? (w - M.left - right) / 2 : (i / (xLabels.length - 1)) * (w - M.left - right));
+  // A label may have a second line (the run id under its time): same-day runs stay apart.
+  // Each run gets room for its longest line, so neighbouring labels never overlap.
+  const lines = xLabels.map((l) => l.split('\n'));
+  const slot = Math.max(64, 6.2 * Math.max(...lines.flat().map((l) => l.length)) + 10);
+  const right = Math.max(40, slot / 2);
+  const w = Math.max(W, slot * Math.max(1, xLabels.length - 1) + M.left + right + slot / 2);
+  const x = (i: number) => M.left + slot / 2 + (xLabels.length === 1 ? (w - M.left - right) / 2 : (i / (xLabels.length - 1)) * (w - M.left - right - slot / 2));
   const y = linearScale(Math.min(...vals), Math.max(...vals), H - M.bottom, M.top);
   const parts: string[] = ['<g class="axes" font-size="10" fill="#444">'];
   for (const t of y.ticks) parts.push(`<line x1="${M.left}" x2="${w - right}" y1="${n(y(t))}" y2="${n(y(t))}" stroke="#eee"/><text x="${M.left - 6}" y="${n(y(t)) + 3}" text-anchor="end">${esc(fmt(t))}</text>`);
-  const every = Math.max(1, Math.ceil(xLabels.length / 10));
-  xLabels.forEach((l, i) => i % every === 0 && parts.push(`<text x="${n(x(i))}" y="${H - M.bottom + 14}" text-anchor="middle">${esc(l)}</text>`));
+  lines.forEach((ls, i) => parts.push(`<text x="${n(x(i))}" y="${H - M.bottom + 14}" text-anchor="middle">${ls.map((l, k) => `<tspan x="${n(x(i))}" dy="${k ? 12 : 0}">${esc(l)}</tspan>`).join('')}</text>`));
   parts.push('</g>');
   for (const s of series) {
     const idx = s.points.map((p, i) => ({ p, i })).filter(({ p }) => p.value !== null);
@@ -194,7 +197,7 @@ export function bandChart(id: string, title: string, xLabels: string[], series: 
     }
     if (idx.length > 1) g.push(`<polyline points="${idx.map(({ p, i }) => `${n(x(i))},${n(y(p.value!))}`).join(' ')}" fill="none" stroke="${s.colour}" stroke-width="1.5"/>`);
     for (const { p, i } of idx) {
-      const tip = `${s.label} ${xLabels[i]}: ${fmt(p.value!)}${p.lo !== null && p.hi !== null ? ` [${fmt(p.lo)}, ${fmt(p.hi)}]` : ''}${p.flag ? ` — significant change (${p.flag})` : ''}`;
+      const tip = `${s.label} ${xLabels[i]!.replace('\n', ' ')}: ${fmt(p.value!)}${p.lo !== null && p.hi !== null ? ` [${fmt(p.lo)}, ${fmt(p.hi)}]` : ''}${p.flag ? ` — significant change (${p.flag})` : ''}`;
       g.push(`<circle cx="${n(x(i))}" cy="${n(y(p.value!))}" r="3" fill="${s.colour}"><title>${esc(tip)}</title></circle>`);
       if (p.flag) {
         const cx = n(x(i));

@@ -33,7 +33,11 @@ export interface HistorySeries {
 }
 
 export interface HistoryReport {
-  runs: Array<{ runId: string; startedAt: string; dir: string }>;
+  /** finished: false for a run that stopped before its last question (a partial run). */
+  runs: Array<{ runId: string; startedAt: string; dir: string; finished: boolean }>;
+  /** The config and dataset names of the runs (a history is one series of one config on one dataset). */
+  config?: string;
+  dataset?: string;
   metrics: CompareMetric[];
   strategies: string[];
   series: HistorySeries[];
@@ -104,7 +108,9 @@ export function buildHistory(dirs: ReadonlyArray<string | LoadedRun>, opts: Hist
   }
 
   // Night over night: run i against the latest earlier run that has the same strategy.
+  // Untested pairs are noted once per pair of runs (not once per strategy).
   const notes: string[] = [];
+  const untested = new Map<string, { strategies: string[]; why: string }>();
   for (let i = 1; i < runs.length; i++) {
     const cur = runs[i]!;
     const inputs: ComparisonInput[] = [];
@@ -116,7 +122,10 @@ export function buildHistory(dirs: ReadonlyArray<string | LoadedRun>, opts: Hist
       const prev = runs[j]!;
       const c = comparability(prev.manifest, cur.manifest);
       if (c.refusals.length) {
-        notes.push(`${prev.manifest.runId} → ${cur.manifest.runId} (${strategy}): not tested: ${c.refusals.join('; ')}`);
+        const key = `${prev.manifest.runId} → ${cur.manifest.runId}`;
+        const entry = untested.get(key) ?? { strategies: [], why: c.refusals.join('; ') };
+        entry.strategies.push(strategy);
+        untested.set(key, entry);
         continue;
       }
       inputs.push({ label: strategy, baseline: { run: prev.manifest.runId, strategy }, candidate: { run: cur.manifest.runId, strategy }, a: strategyRecords(prev, strategy), b: strategyRecords(cur, strategy) });
@@ -142,8 +151,14 @@ export function buildHistory(dirs: ReadonlyArray<string | LoadedRun>, opts: Hist
       }
     }
   }
+  notes.unshift(...[...untested].map(([pair, u]) => `${pair} (${u.strategies.length === wanted.length ? 'all strategies' : u.strategies.join(', ')}): not tested: ${u.why}`));
+  const names = (f: (r: LoadedRun) => string | undefined) => [...new Set(runs.map(f).filter((x): x is string => Boolean(x)))];
+  const configs = names((r) => r.manifest.name);
+  const datasets = names((r) => r.manifest.dataset?.name);
   return {
-    runs: runs.map((r) => ({ runId: r.manifest.runId, startedAt: r.manifest.startedAt, dir: r.dir })),
+    runs: runs.map((r) => ({ runId: r.manifest.runId, startedAt: r.manifest.startedAt, dir: r.dir, finished: Boolean(r.manifest.finishedAt) })),
+    ...(configs.length === 1 ? { config: configs[0]! } : {}),
+    ...(datasets.length === 1 ? { dataset: datasets[0]! } : {}),
     metrics: opts.metrics,
     strategies: wanted,
     series,
@@ -153,6 +168,22 @@ export function buildHistory(dirs: ReadonlyArray<string | LoadedRun>, opts: Hist
     offline: runs.some((r) => r.manifest.model?.offline),
     priced: runs.every((r) => r.manifest.model?.priced),
   };
+}
+
+/**
+ * Runs of different configs or datasets are different series: a history over a folder of mixed
+ * runs is one history per config × dataset (in order of first run), never one joined line.
+ */
+export function groupRuns(runs: readonly LoadedRun[]): LoadedRun[][] {
+  const groups = new Map<string, LoadedRun[]>();
+  const sorted = [...runs].sort((a, b) => a.manifest.startedAt.localeCompare(b.manifest.startedAt) || a.manifest.runId.localeCompare(b.manifest.runId));
+  for (const r of sorted) {
+    const key = JSON.stringify([r.manifest.name, r.manifest.dataset?.name, r.manifest.dataset?.questionsHash]);
+    const g = groups.get(key) ?? [];
+    g.push(r);
+    groups.set(key, g);
+  }
+  return [...groups.values()];
 }
 
 /** A flagged change: significant after Holm, in a definite direction. */

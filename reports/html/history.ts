@@ -8,8 +8,9 @@ import { colour } from './charts.ts';
 import { esc } from './escape.ts';
 import { htmlPage, htmlTable } from './page.ts';
 
-export function renderHistoryHtml(report: HistoryReport): string {
-  const body: string[] = [`<h1>treebench history</h1>`, `<p class="meta">${report.runs.length} runs, ${esc(report.runs[0]?.startedAt ?? '')} … ${esc(report.runs[report.runs.length - 1]?.startedAt ?? '')}</p>`];
+/** `nav`: already-escaped HTML put first in the body (the viewer's links to its other pages). */
+export function renderHistoryHtml(report: HistoryReport, nav = ''): string {
+  const body: string[] = [...(nav ? [nav] : []), `<h1>treebench history</h1>`, `<p class="meta">${report.runs.length} runs, ${esc(report.runs[0]?.startedAt ?? '')} … ${esc(report.runs[report.runs.length - 1]?.startedAt ?? '')}</p>`];
   if (report.offline) body.push(`<p class="banner">${esc(OFFLINE_LABEL)}: these numbers measure retrieval, not LLM answer quality.</p>`);
   const labels = report.runs.map((r) => r.startedAt.slice(0, 10));
   const charts: string[] = [];

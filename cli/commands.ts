@@ -28,6 +28,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { command: 'tree', describe: 'Build, inspect and compare document trees (tables of contents)', load: async () => (await import('./handlers/tree.ts')).treeCommand },
   { command: 'tune <config>', describe: 'Successive halving over the variants of a config (grids): rungs, spend vs the full grid, frontier, recommendation', load: async () => (await import('./handlers/tune.ts')).tuneCommand },
   { command: 'history <runs..>', describe: 'Metrics per strategy across runs in time order, with interval bands; flags only significant changes between consecutive runs', load: async () => (await import('./handlers/history.ts')).historyCommand },
+  { command: 'view [runs..]', describe: 'A local web viewer (127.0.0.1) over run folders: run list, run pages, two runs or strategies side by side, history; or --export a static copy', load: async () => (await import('./handlers/view.ts')).viewCommand },
 ];
 
 /** A command's name: the first word of its usage. */

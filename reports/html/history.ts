@@ -8,10 +8,13 @@ import { colour } from './charts.ts';
 import { esc } from './escape.ts';
 import { htmlPage, htmlTable } from './page.ts';
 
-/** One page: a section per history (one per config × dataset when the runs were mixed). */
-export function renderHistoryHtml(reports: HistoryReport | readonly HistoryReport[]): string {
+/**
+ * One page: a section per history (one per config × dataset when the runs were mixed). `nav`:
+ * already-escaped HTML put first in the body (the viewer's links to its other pages).
+ */
+export function renderHistoryHtml(reports: HistoryReport | readonly HistoryReport[], nav = ''): string {
   const list = Array.isArray(reports) ? reports : [reports as HistoryReport];
-  const body = list.map((r, i) => historySection(r, list.length > 1 ? i : null)).join('\n');
+  const body = [...(nav ? [nav] : []), ...list.map((r, i) => historySection(r, list.length > 1 ? i : null))].join('\n');
   return htmlPage({ title: 'treebench history', body });
 }
 

@@ -32,13 +32,21 @@ export function htmlPage(page: Page): string {
   return pageHead(page.title, page.script) + page.body + pageTail(page.script);
 }
 
+/** The SHA-256 source expression of an inline script, as a CSP lists it. */
+export const scriptHash = (script: string): string => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+
+/** The policy of a page: no fetch of any kind; only the given inline scripts run. */
+export function pageCsp(scripts: readonly string[]): string {
+  const hashes = scripts.length ? scripts.map(scriptHash).join(' ') : "'none'";
+  return `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${hashes}; base-uri 'none'; form-action 'none'`;
+}
+
 /**
  * The page up to and including its opening `<body>` and a line break: a page written in pieces
  * (the run report streams its records) writes this, then its body, then pageTail.
  */
 export function pageHead(title: string, script = ''): string {
-  const hash = script ? `'sha256-${createHash('sha256').update(script).digest('base64')}'` : "'none'";
-  const csp = `default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src ${hash}; base-uri 'none'; form-action 'none'`;
+  const csp = pageCsp(script ? [script] : []);
   return [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',

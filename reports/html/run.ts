@@ -23,10 +23,12 @@ export interface HtmlRunInput extends ReportInput {
   records?: Iterable<RunRecord>;
   /** Node title lookup for the traces; ids alone are hard to follow. */
   nodeTitle?: (docId: string, nodeId: string) => string | null;
+  /** Already-escaped HTML put first in the body (the viewer's links back to its other pages). */
+  nav?: string;
 }
 
 /** What the page's script needs of a record; call logs and scores beyond `correct` stay out. */
-interface CompactRecord {
+export interface CompactRecord {
   q: string;
   s: string;
   r: number;
@@ -58,7 +60,7 @@ function traceLine(step: TraceStep, title: (d: string, n: string) => string | nu
   return `${String(step.step).padStart(3)} ${bits.filter(Boolean).join(' ')}${reason}`;
 }
 
-function compact(r: RunRecord, title: (d: string, n: string) => string | null): CompactRecord {
+export function compactRecord(r: RunRecord, title: (d: string, n: string) => string | null): CompactRecord {
   const level = r.retrieval ? (['node', 'page', 'doc'] as const).find((l) => r.retrieval?.[l]) : undefined;
   return {
     q: r.questionId,
@@ -219,6 +221,7 @@ function* pageParts(input: HtmlRunInput): Generator<string | typeof ISLAND, void
   const repeats = meta.repeats && meta.repeats > 1 ? ` × ${meta.repeats} repeats` : '';
   yield pageHead(`treebench ${meta.runId}`, script);
   const body: string[] = [
+    ...(input.nav ? [input.nav] : []),
     `<h1>treebench run ${esc(meta.runId)}</h1>`,
     `<p class="meta">config <b>${esc(meta.config)}</b> · dataset <b>${esc(meta.dataset)}</b> (${meta.questions} questions${repeats}) · model <b>${esc(modelLabel(meta))}</b></p>`,
     `<p class="meta">started ${esc(meta.startedAt)}${meta.finishedAt ? ` · finished ${esc(meta.finishedAt)}` : ' · <span class="fail">not finished</span>'}${meta.seed !== undefined ? ` · seed ${meta.seed}` : ''}${meta.codeVersion ? ` · code ${esc(meta.codeVersion)}` : ''}</p>`,
@@ -280,7 +283,7 @@ function* islandJson(records: Iterable<RunRecord>, title: (d: string, n: string)
   yield '[';
   let first = true;
   for (const r of records) {
-    yield (first ? '' : ',') + safeOutput(JSON.stringify(compact(r, title)), 'document');
+    yield (first ? '' : ',') + safeOutput(JSON.stringify(compactRecord(r, title)), 'document');
     first = false;
   }
   yield ']';

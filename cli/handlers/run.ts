@@ -23,30 +23,10 @@ import type { CommandBody, Runner } from '../runner.ts';
 import { startProgress, type ProgressLine } from '../../harness/run/progress.ts';
 import { registerBuiltinStrategies } from '../../strategies/registry.ts';
 import { warningLines } from '../../reports/warnings.ts';
+import { progressPrinter } from './runProgress.ts';
 
 // Configs name the built-in strategies: this command offers them.
 registerBuiltinStrategies();
-
-function progressPrinter(quiet: boolean): (p: Progress) => void {
-  if (quiet) return () => {};
-  const tty = process.stderr.isTTY;
-  let lastPrint = 0;
-  return (p) => {
-    const now = performance.now();
-    const final = p.done === p.total;
-    if (!final && now - lastPrint < (tty ? 200 : 2000)) return;
-    lastPrint = now;
-    const rate = p.elapsedMs > 0 ? (p.done / p.elapsedMs) * 1000 : 0;
-    const eta = rate > 0 ? Math.ceil((p.total - p.done) / rate) : 0;
-    const line =
-      p.phase === 'index'
-        ? `indexing: ${p.done}/${p.total} chunks embedded`
-        : p.done === 0
-          ? `running: 0/${p.total} records`
-          : `running: ${p.done}/${p.total} records, ${p.errors} errors, ${rate.toFixed(1)}/s${final ? '' : `, ~${eta}s left`}`;
-    process.stderr.write(tty ? `\r\x1b[K${line}${final ? '\n' : ''}` : `${line}\n`);
-  };
-}
 
 interface RunArgs {
   config: string;

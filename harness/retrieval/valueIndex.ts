@@ -59,6 +59,8 @@ export interface BuildOptions {
   chunkTokens: number;
   overlap: number;
   onProgress?: (done: number, total: number) => void;
+  /** Reports documents cut into chunks, before any is embedded (a large corpus takes seconds). */
+  onChunking?: (doneDocs: number, totalDocs: number) => void;
   /** Embedding cache root (e.g. `.treebench/embeddings`); off when absent. */
   cacheDir?: string;
   /** Approximate index settings; false = always exact. Default: minChunks 50 000. */
@@ -83,8 +85,9 @@ export class ValueIndex {
   ) {}
 
   /** Chunks of the corpus, in index order. */
-  static chunkCorpus(corpus: Corpus, opts: { chunkTokens: number; overlap: number }): Chunk[] {
+  static chunkCorpus(corpus: Corpus, opts: { chunkTokens: number; overlap: number; onChunking?: (doneDocs: number, totalDocs: number) => void }): Chunk[] {
     const chunks: Chunk[] = [];
+    let done = 0;
     for (const doc of corpus.docs) {
       for (const node of indexDoc(doc).order) {
         const text = ownText(doc, node);
@@ -93,6 +96,7 @@ export class ValueIndex {
           if (piece.trim()) chunks.push({ docId: doc.docId, nodeId: node.id, chunkId: chunks.length, text: piece });
         }
       }
+      opts.onChunking?.(++done, corpus.docs.length);
     }
     return chunks;
   }

@@ -31,7 +31,7 @@ import { recordKey, RunStore, type FileHash, type RunManifest } from './store.ts
 import { openRunFolder, runFolderPath, timestampRunId } from './folder.ts';
 import { CircuitBreaker, classifyFailure, isEnvironmentFailure, type FailureKind } from './breaker.ts';
 import { redactSecrets } from '../models/secrets.ts';
-import { toQuestionInput, type CallLog, type ChatProvider, type Corpus, type Question, type RunRecord, type StrategyResult } from '../types.ts';
+import { toQuestionInput, type CallLog, type ChatProvider, type Corpus, type DocTree, type Question, type RunRecord, type StrategyResult } from '../types.ts';
 import { ValueIndex } from '../retrieval/valueIndex.ts';
 import { sortLikeRun } from './order.ts';
 import { RecordWriter } from './recordWriter.ts';
@@ -58,7 +58,11 @@ export interface Progress {
   total: number;
   errors: number;
   elapsedMs: number;
-  phase: 'index' | 'run';
+  /**
+   * `fingerprint`: the corpus hashed for the manifest (documents); `chunking`: the corpus cut into
+   * chunks (documents); `index`: chunks embedded; `run`: records.
+   */
+  phase: 'fingerprint' | 'chunking' | 'index' | 'run';
 }
 
 export interface RunOptions {
@@ -159,6 +163,12 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const COMPILED = import.meta.url.endsWith('.js');
 
 
+/** The corpus hash, reporting its documents as phase `fingerprint`. */
+function fingerprint(docs: DocTree[], onProgress: RunOptions['onProgress']): string {
+  const t0 = performance.now();
+  return corpusHash(docs, onProgress && ((done, total) => onProgress({ phase: 'fingerprint', done, total, errors: 0, elapsedMs: performance.now() - t0 })));
+}
+
 export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const { loaded, data } = opts;
   const { config } = loaded;
@@ -252,7 +262,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
         name: data.corpus.name,
         docs: data.corpus.docs.length,
         nodes: data.corpus.docs.reduce((n, d) => n + countNodes(d.nodes), 0),
-        hash: data.identity?.corpusHash ?? corpusHash(data.corpus.docs),
+        hash: data.identity?.corpusHash ?? fingerprint(data.corpus.docs, opts.onProgress),
         // How each built tree was made (PDFs: outline, toc, layout or pages), when any was built.
         ...(data.corpus.docs.some((d) => d.treeSource)
           ? {
@@ -320,6 +330,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     ...(cacheMode === 'replay' && !isLocalEmbedder(embedder.id)
       ? { refuseEmbedCalls: (n: number) => new UsageError(`replay: ${n} chunk(s) of the corpus index are not in the embedding cache (${embeddingCacheDir ?? 'index.cache is off'}), and replay never calls the embedder ${embedder.id}; restore the embedding cache with the response cache, or run once with cache.mode use`) }
       : {}),
+    onChunking: (done, total) => opts.onProgress?.({ phase: 'chunking', done, total, errors: 0, elapsedMs: performance.now() - t0 }),
     onProgress: (done, total) => opts.onProgress?.({ phase: 'index', done, total, errors: 0, elapsedMs: performance.now() - t0 }),
   }).catch((err: unknown) => {
     // An embedding server that failed past its retries: no record can hold that failure, and

@@ -171,6 +171,26 @@ describe('FinanceBench loader', () => {
     await expect(loadBenchmarkData({ dataset: { format: 'sample', setting: 'open' } }, '/')).rejects.toThrow(/the sample format does not use dataset.setting/);
   });
 
+  it('a truncated filing is skipped (named, its questions dropped); corpus.strict makes it an error', async () => {
+    const dir = subsetFolder(SMALL);
+    const docs = [...SMALL, 'AMD_2022_10K'];
+    const lines = fs.readFileSync(QUESTIONS, 'utf8').split('\n').filter((l) => l.trim() && docs.includes(JSON.parse(l).doc_name));
+    fs.writeFileSync(path.join(dir, 'financebench_open_source.subset.jsonl'), lines.join('\n') + '\n');
+    // The first 2 KB of a real filing: a PDF cut off in the download.
+    const cut = path.join(dir, 'pdfs', 'AMD_2022_10K.pdf');
+    fs.writeFileSync(cut, fs.readFileSync(path.join(FB, 'pdfs', `${SMALL[0]}.pdf`)).subarray(0, 2048));
+    const corpus = { cacheDir: path.join(dir, 'ingest') };
+    const data = await loadBenchmarkData({ dataset: { format: 'financebench', path: dir }, corpus }, '/');
+    expect(data.corpus.docs.map((d) => d.docId)).toEqual(['MGMRESORTS_2022Q4_EARNINGS', 'ULTABEAUTY_2023Q4_EARNINGS']);
+    expect(data.ingest?.skipped?.map((s) => s.file)).toEqual([cut]);
+    expect(data.questions.some((q) => q.docIds?.includes('AMD_2022_10K'))).toBe(false);
+    expect(data.warnings.some((w) => w.startsWith(`${cut}: skipped, `))).toBe(true);
+    expect(data.warnings.some((w) => /dropped 7 of 14 questions that name a skipped document \(AMD_2022_10K\)/.test(w))).toBe(true);
+    const e = await rejected(loadBenchmarkData({ dataset: { format: 'financebench', path: dir }, corpus: { ...corpus, strict: true } }, '/'));
+    expect(e.field).toBe('corpus.strict');
+    expect(e.message).toContain('AMD_2022_10K.pdf');
+  });
+
   it('missingDocs: fail stops with a DataError listing the missing filings', async () => {
     const dir = subsetFolder([...SMALL, ...MISSING]);
     const e = await rejected(loadBenchmarkData({ dataset: { format: 'financebench', path: dir, missingDocs: 'fail' } }, '/'));

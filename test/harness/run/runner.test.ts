@@ -106,6 +106,17 @@ describe('runBenchmark', () => {
     expect(seen).toEqual([]);
   });
 
+  it('reports the steps before the calls in order: fingerprint and chunking by document, then the index by chunk', async () => {
+    const data = await sample(3);
+    const seen: Progress[] = [];
+    await runBenchmark({ loaded: configOf({ strategies: ['vector'] }), data, outDir: tmp(), runId: 'f', onProgress: (p) => void seen.push(p) });
+    const phases = seen.map((p) => p.phase).filter((ph, i, all) => ph !== all[i - 1]);
+    expect(phases).toEqual(['fingerprint', 'chunking', 'index', 'run']);
+    const docs = data.corpus.docs.length;
+    expect(seen.filter((p) => p.phase === 'fingerprint').map((p) => p.done)).toEqual(Array.from({ length: docs }, (_, i) => i + 1));
+    expect(seen.filter((p) => p.phase === 'chunking').at(-1)).toMatchObject({ done: docs, total: docs });
+  });
+
   it('records a failing question as an error and completes the run', async () => {
     const out = tmp();
     const outcome = await runBenchmark({ loaded: configOf({ strategies: ['test-flaky'] }), data: await sample(4), outDir: out, runId: 'r' });

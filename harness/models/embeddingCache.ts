@@ -85,6 +85,11 @@ export class EmbeddingCache {
     }
   }
 
+  /** Whether a chunk text hash is cached (no read, no hit or miss counted). */
+  has(hash: Buffer): boolean {
+    return this.index.has(hash.toString('hex'));
+  }
+
   /** The cached vector of a chunk text hash, or undefined. */
   get(hash: Buffer): Float32Array | undefined {
     const loc = this.index.get(hash.toString('hex'));

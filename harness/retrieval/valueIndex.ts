@@ -155,7 +155,7 @@ export class ValueIndex {
         cachedChunks += end - i - missing.length;
         if (missing.length && !into && opts.refuseEmbedCalls) {
           let more = 0;
-          for (let k = end; k < chunks.length; k++) if (!cache?.get(hashes[k])) more++;
+          for (let k = end; k < chunks.length; k++) if (!cache?.has(hashes[k]!)) more++;
           throw opts.refuseEmbedCalls(missing.length + more);
         }
         if (missing.length && into) embedCalls++;

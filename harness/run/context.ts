@@ -42,8 +42,7 @@ function dollars(prices: PriceTable, model: string, inputTokens: number, outputT
   return p.priced ? p.costUsd : null;
 }
 
-/** Embedders that run in-process cost nothing per token: only a remote one (`openai:…`) needs a price. */
-/** Embedders that run in this process (free, no request); `openai:` ones call a server. */
+/** Embedders that run in-process cost nothing per token and make no request: only a remote one (`openai:…`) needs a price. */
 export const isLocalEmbedder = (id: string): boolean => !id.startsWith('openai:');
 
 export interface ContextOptions {

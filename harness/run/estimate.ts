@@ -20,7 +20,7 @@ import { ValueIndex } from '../retrieval/valueIndex.ts';
 import { getStrategy } from '../strategy/registry.ts';
 import { toQuestionInput, type BenchmarkData } from '../types.ts';
 import { isBudgetExhausted } from './budget.ts';
-import { MeteredContext, type ModelDoor } from './context.ts';
+import { isLocalEmbedder, MeteredContext, type ModelDoor } from './context.ts';
 import { hashSeed } from './random.ts';
 import { selectQuestions } from './runner.ts';
 
@@ -100,19 +100,20 @@ export async function estimateCost(opts: EstimateOptions): Promise<Estimate> {
   // The offline reasoner answers; the local hash embedder serves value search (a remote
   // embedder's index is costed from its chunks' tokens below, without calling it).
   const provider = createProvider({ provider: 'offline' });
-  const embedder = createEmbedder(config.embedder.startsWith('openai:') ? 'hash' : config.embedder);
+  const remoteEmbedder = !isLocalEmbedder(config.embedder);
+  const embedModel = config.embedder.replace(/^openai:/, '');
+  const embedder = createEmbedder(remoteEmbedder ? 'hash' : config.embedder);
   warmTokenizer(pricedAs);
   const { cache: _cache, ...indexOpts } = config.index;
   const index = await ValueIndex.build(data.corpus, embedder, indexOpts);
-  const chunks = ValueIndex.chunkCorpus(data.corpus, indexOpts);
-  const embedTokens = config.embedder.startsWith('openai:') ? chunks.reduce((n, c) => n + countTokens(c.text, config.embedder), 0) : 0;
-  const embedPrice = config.embedder.startsWith('openai:') ? priceCall(prices, config.embedder.replace(/^openai:/, ''), embedTokens, 0) : null;
+  // The index's own chunks: the same a remote embedder would be sent.
+  const chunks = index.chunks;
+  const embedTokens = remoteEmbedder ? chunks.reduce((n, c) => n + countTokens(c.text, config.embedder), 0) : 0;
+  const embedPrice = remoteEmbedder ? priceCall(prices, embedModel, embedTokens, 0) : null;
 
   const limiter = pLimit(Math.max(1, config.run.concurrency));
   const door: ModelDoor = { provider, embedder, prices, priceAs: pricedAs, limiter, index };
   type Totals = { calls: number; inputTokens: number; outputTokens: number; dollars: number };
-  const remoteEmbedder = config.embedder.startsWith('openai:');
-  const embedModel = config.embedder.replace(/^openai:/, '');
   const queries = { calls: 0, inputTokens: 0 };
   const totals = new Map<string, Totals[]>(specs.map((s) => [s.id, seeds.map(() => ({ calls: 0, inputTokens: 0, outputTokens: 0, dollars: 0 }))]));
   type Job = { spec: StrategySpec; question: (typeof questions)[number]; repeat: number };

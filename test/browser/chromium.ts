@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -28,4 +28,24 @@ export async function launchChromium(): Promise<BrowserContext> {
     args: CHROMIUM_FLAGS,
     viewport: { width: 1200, height: 900 },
   });
+}
+
+/** A page and what it did from its first navigation on: console errors, requests, dialogs. */
+export interface WatchedPage {
+  page: Page;
+  errors: string[];
+  requests: string[];
+  dialogs: string[];
+}
+
+/** Opens `url` in a new page that records console errors, page errors, requests and dialogs (dismissed). */
+export async function openWatched(context: BrowserContext, url: string): Promise<WatchedPage> {
+  const page = await context.newPage();
+  const out: WatchedPage = { page, errors: [], requests: [], dialogs: [] };
+  page.on('console', (m) => m.type() === 'error' && out.errors.push(m.text()));
+  page.on('pageerror', (e) => out.errors.push(String(e)));
+  page.on('request', (r) => out.requests.push(r.url()));
+  page.on('dialog', (d) => (out.dialogs.push(d.message()), void d.dismiss()));
+  await page.goto(url, { waitUntil: 'load' });
+  return out;
 }

@@ -17,7 +17,7 @@ import { writeOutputStream } from '../../harness/files/output.ts';
 import { reportMeta } from '../../reports/meta.ts';
 import { nodeTitles } from '../../reports/html/titles.ts';
 import type { RunRecord } from '../../harness/types.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, openWatched } from './chromium.ts';
 
 const HOSTILE = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">`;
 
@@ -34,14 +34,8 @@ let strategies: string[];
 let file: string;
 
 async function open(url: string): Promise<Loaded> {
-  const page = await context.newPage();
-  const out: Loaded = { page, consoleErrors: [], requests: [], dialogs: [] };
-  page.on('console', (m) => m.type() === 'error' && out.consoleErrors.push(m.text()));
-  page.on('pageerror', (e) => out.consoleErrors.push(String(e)));
-  page.on('request', (r) => out.requests.push(r.url()));
-  page.on('dialog', (d) => (out.dialogs.push(d.message()), void d.dismiss()));
-  await page.goto(url, { waitUntil: 'load' });
-  return out;
+  const { page, errors, requests, dialogs } = await openWatched(context, url);
+  return { page, consoleErrors: errors, requests, dialogs };
 }
 
 beforeAll(async () => {

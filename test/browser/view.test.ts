@@ -15,7 +15,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { RunRecord } from '../../harness/types.ts';
 import { changeOf, verdictOf } from '../../reports/view/pairs.ts';
 import { runCli } from '../cli/runCli.ts';
-import { launchChromium } from './chromium.ts';
+import { launchChromium, openWatched } from './chromium.ts';
 
 const HOSTILE = `<script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">`;
 
@@ -34,14 +34,7 @@ interface Opened {
 
 /** A page that records console errors, requests and dialogs from its first navigation on. */
 async function openPage(url: string): Promise<Opened> {
-  const page = await context.newPage();
-  const out: Opened = { page, errors: [], requests: [], dialogs: [] };
-  page.on('console', (m) => m.type() === 'error' && out.errors.push(m.text()));
-  page.on('pageerror', (e) => out.errors.push(String(e)));
-  page.on('request', (r) => out.requests.push(r.url()));
-  page.on('dialog', (d) => (out.dialogs.push(d.message()), void d.dismiss()));
-  await page.goto(url, { waitUntil: 'load' });
-  return out;
+  return openWatched(context, url);
 }
 
 const records = (run: string): RunRecord[] =>

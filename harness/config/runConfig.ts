@@ -6,6 +6,7 @@ import { basename, dirname, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { BUDGET_NAMES } from '../run/budget.ts';
 import { ConfigError, formatFieldPath } from '../errors.ts';
+import { explainIssues } from './issues.ts';
 import { readYamlFile } from '../files/yamlFile.ts';
 import { expandGrid, gridAxes } from './grid.ts';
 import { substituteEnv } from './variables.ts';
@@ -262,7 +263,7 @@ export function validateConfig(
 ): { config: RunConfig; strategies: StrategySpec[]; sources?: Record<string, string> } {
   const parsed = configSchema.safeParse(input);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${where(i.path)} ${formatPath(i.path) || '(top level)'}: ${i.message}`);
+    const lines = explainIssues(configSchema, parsed.error.issues).map((i) => `  ${where(i.path)} ${formatPath(i.path) || '(top level)'}: ${i.message}`);
     throw new ConfigError(`invalid config:\n${lines.join('\n')}`);
   }
   const config = parsed.data;
@@ -277,7 +278,7 @@ export function validateConfig(
     if ('problem' in kinded) return fail(['strategies', i], kinded.problem);
     const checked = ENTRY_KINDS[kinded.kind].safeParse(kinded.value);
     if (!checked.success) {
-      for (const issue of checked.error.issues) {
+      for (const issue of explainIssues(ENTRY_KINDS[kinded.kind], checked.error.issues)) {
         const path = typeof raw === 'string' ? ['strategies', i] : ['strategies', i, ...issue.path];
         fail(path, issue.message);
       }
@@ -376,7 +377,7 @@ export function validateConfig(
       if (strategy) {
         const checkedParams = strategy.params.safeParse(v.params);
         if (!checkedParams.success) {
-          for (const issue of checkedParams.error.issues) {
+          for (const issue of explainIssues(strategy.params, checkedParams.error.issues)) {
             const path = at('params', issue.path[0], issue.path);
             errors.push(`  ${where(path)} ${label}${formatPath(['strategies', i, 'params', ...issue.path])}: ${issue.message}`);
           }
@@ -386,7 +387,7 @@ export function validateConfig(
       }
       const budget = budgetSchema.safeParse({ ...entryBudget, ...v.budget });
       if (!budget.success) {
-        for (const issue of budget.error.issues) {
+        for (const issue of explainIssues(budgetSchema, budget.error.issues)) {
           const path = at('budget', issue.path[0], issue.path);
           errors.push(`  ${where(path)} ${label}${formatPath(['strategies', i, 'budget', ...issue.path])}: ${issue.message}`);
         }

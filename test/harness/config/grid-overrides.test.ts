@@ -66,7 +66,7 @@ describe('grid:', () => {
     expect(msg('{ beamWidth: [] }')).toMatch(/grid\.beamWidth: a grid axis needs a list of at least one value/);
     expect(msg('{ beamWidth: [2, 2] }')).toMatch(/grid\.beamWidth: values repeat/);
     expect(msg('{ budget.calls: [0, 5] }')).toMatch(/hybrid-beam\[budget\.calls=0\]: strategies\[1\]\.budget\.calls: Too small/);
-    expect(msg('{ nope: [1, 2] }')).toMatch(/hybrid-beam\[nope=1\]: strategies\[1\]\.params: Unrecognized key/);
+    expect(msg('{ nope: [1, 2] }')).toMatch(/hybrid-beam\[nope=1\]: strategies\[1\]\.params: unknown key "nope"/);
   });
 });
 
@@ -93,7 +93,7 @@ describe('--set overrides', () => {
   it('errors name the flag: schema violations, unknown keys, wrong types, unknown entries, malformed flags', () => {
     const msg = (set: string[]) => errorOf(() => loadConfig(path, { set })).message;
     expect(msg(['budget.calls=-1'])).toContain('--set budget.calls=-1 budget.calls: Too small');
-    expect(msg(['budget.calss=3'])).toContain('--set budget.calss=3 budget: Unrecognized key: "calss"');
+    expect(msg(['budget.calss=3'])).toContain('--set budget.calss=3 budget: unknown key "calss" (did you mean "calls"?)');
     expect(msg(['run.seed=abc'])).toContain('--set run.seed=abc run.seed: Invalid input: expected number, received string');
     expect(msg(['strategies.vector.params.topK=0'])).toContain('--set strategies.vector.params.topK=0 strategies[0].params.topK: Too small');
     expect(msg(['strategies.nope.params.x=1'])).toBe('--set strategies.nope.params.x=1: no strategy entry "nope" (the config has: vector, hybrid-beam; or use strategies.<0-based index>)');

@@ -83,7 +83,7 @@ describe('strategy entries', () => {
     expect(errorOf([{ command: ['python3', './w.py'] }])).toMatch(/strategies\[0\]\.id: /);
     expect(errorOf([{ id: 'w', command: 'python3 ./w.py' }])).toMatch(/strategies\[0\]\.command: expected the program and its arguments as a list/);
     expect(errorOf([{ id: 'u', url: 'ftp://x' }])).toMatch(/strategies\[0\]\.url: expected an http:\/\/ or https:\/\/ URL/);
-    expect(errorOf([{ id: 'u', url: 'http://127.0.0.1:1/x', tiemoutMs: 5 }])).toMatch(/strategies\[0\]: Unrecognized key: "tiemoutMs"/);
+    expect(errorOf([{ id: 'u', url: 'http://127.0.0.1:1/x', tiemoutMs: 5 }])).toMatch(/strategies\[0\]: unknown key "tiemoutMs" \(did you mean "timeoutMs"\?\)/);
     expect(errorOf(['./plugin/dir/x'])).toMatch(/no such file/); // a path-looking string is a module
     expect(errorOf(['vectr'])).toMatch(/unknown strategy "vectr"/);
   });

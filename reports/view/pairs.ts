@@ -2,13 +2,16 @@
 // one run, question by question. Each row shows both answers and verdicts, and opens both sides'
 // evidence and search traces; rows whose verdict changed are highlighted (fixed: green, broken:
 // red, other changes: amber) and the page's script filters them by change, tag, strategy and
-// text and sorts them. Everything is written as escaped text here; the script only hides and
-// reorders rows.
+// text and sorts them. Everything is written as escaped text here, evidence and traces as JSON
+// in a gzipped data island; the script hides and reorders rows and fills an opened side's
+// evidence and trace with text nodes only.
 import type { RunRecord } from '../../harness/types.ts';
 import { compactRecord } from '../html/run.ts';
 import { esc } from '../html/escape.ts';
 import { htmlPage } from '../html/page.ts';
 import { PAIRS_SCRIPT } from './scripts.ts';
+import { gzipSync } from 'node:zlib';
+import { safeOutput } from '../../harness/files/output.ts';
 
 export type Verdict = 'correct' | 'wrong' | 'error' | 'ungradable' | 'missing';
 /**
@@ -82,19 +85,22 @@ export function strategyPairRows(records: readonly RunRecord[], sa: string, sb: 
   return [...rows.values()];
 }
 
-function sideCell(r: RunRecord | null, side: PairSide): string {
+/** Evidence and trace lines of one side of a row: what its `<details>` shows, from the data island. */
+type SideDetail = [string[], string[]] | null;
+
+function sideCell(r: RunRecord | null, side: PairSide, row: number, which: 'a' | 'b', details: SideDetail[]): string {
   const v = verdictOf(r);
-  if (!r) return `<td class="side"><span class="verdict v-missing">${esc(VERDICT_TEXT[v])}</span></td>`;
+  if (!r) return (details.push(null), `<td class="side"><span class="verdict v-missing">${esc(VERDICT_TEXT[v])}</span></td>`);
   const c = compactRecord(r, side.nodeTitle ?? (() => null));
+  details.push([c.evidence, c.trace]);
   const facts = [`F1 ${c.f1 === null ? '–' : c.f1.toFixed(2)}`, `recall ${c.recall === null ? '–' : c.recall.toFixed(2)}`, `calls ${c.calls}`, `${Math.round(c.latencyMs)} ms`, ...(c.stop ? [`stop: ${c.stop}`] : [])];
   return [
     '<td class="side">',
     `<span class="verdict v-${v}">${esc(VERDICT_TEXT[v])}</span>${c.error ? ` <span class="fail">${esc(c.error)}</span>` : ''}`,
     `<div class="answer">${esc(c.answer || '(no answer)')}</div>`,
     `<div class="note">${esc(facts.join(' · '))}</div>`,
-    `<details><summary>evidence (${c.evidence.length}) · trace (${c.trace.length} steps)</summary>`,
-    `<b>evidence</b><pre class="evidence">${esc(c.evidence.join('\n') || '(none)')}</pre>`,
-    `<b>search trace</b><pre class="trace">${esc(c.trace.join('\n') || '(no trace steps)')}</pre></details>`,
+    // Filled by the page's script from the data island when opened: traces are most of a page.
+    `<details data-d="${row * 2 + (which === 'a' ? 0 : 1)}"><summary>evidence (${c.evidence.length}) · trace (${c.trace.length} steps)</summary></details>`,
     '</td>',
   ].join('');
 }
@@ -140,6 +146,7 @@ export function renderPairsPage(page: PairsPage): string {
     '</div>',
     `<div class="scroll"><table id="pairs"><thead><tr><th style="width:24%">question</th><th>A: ${esc(page.a.label)}</th><th>B: ${esc(page.b.label)}</th></tr></thead><tbody>`,
   ];
+  const details: SideDetail[] = [];
   rows.forEach((r, i) => {
     const change = changes[i]!;
     const text = [r.questionId, r.question, r.a?.answer ?? '', r.b?.answer ?? ''].join('\n').toLowerCase();
@@ -149,12 +156,16 @@ export function renderPairsPage(page: PairsPage): string {
         `<td><b class="qid">${esc(r.questionId)}</b> · <span class="strategy">${esc(r.strategy)}</span>${r.repeat ? ` · repeat ${r.repeat}` : ''}${change === 'same' || change === 'unpaired' ? '' : ` <span class="change">${esc(change)}</span>`}` +
         `<div class="question">${esc(r.question)}</div>${r.tags.length ? `<div class="note">tags: ${esc(r.tags.join(', '))}</div>` : ''}` +
         `<div class="note">gold: ${esc((r.a ?? r.b)?.gold.join(' | ') ?? '')}</div></td>` +
-        sideCell(r.a, page.a) +
-        sideCell(r.b, page.b) +
+        sideCell(r.a, page.a, i, 'a', details) +
+        sideCell(r.b, page.b, i, 'b', details) +
         '</tr>',
     );
   });
   body.push('</tbody></table></div>');
+  // Each side's evidence and trace, gzip + base64 as in the run report (about sevenfold smaller);
+  // each entry goes through the output passes (redaction, sanitiser) before compression hides it.
+  const json = '[' + details.map((d) => safeOutput(JSON.stringify(d), 'document')).join(',') + ']';
+  body.push(`<script type="application/gzip+base64" id="tb-pairs">${gzipSync(json).toString('base64')}</script>`);
   if (!rows.length) body.push('<p class="empty">No records on either side.</p>');
   return htmlPage({ title: page.title, body: body.join('\n'), script: PAIRS_SCRIPT });
 }

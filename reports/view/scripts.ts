@@ -3,7 +3,8 @@
 // reorder and navigate, so dataset and model text written into the page stays text.
 
 /**
- * The side-by-side page: filter the rows by verdict change, tag, strategy and text, and sort them.
+ * The side-by-side page: opening a side's evidence and trace fills it (text nodes only) from the
+ * gzipped data island; filter the rows by verdict change, tag, strategy and text, and sort them.
  * The state lives in the URL's fragment (`#change=changed&tag=…`), so a filtered view is a link.
  */
 export const PAIRS_SCRIPT = `
@@ -44,6 +45,31 @@ export const PAIRS_SCRIPT = `
   ['change', 'tag', 'strategy', 'sort'].forEach(function (k) { ctl[k].addEventListener('change', apply); });
   ctl.text.addEventListener('input', apply);
   apply();
+  // Evidence and traces: inflated from the data island the first time a side is opened.
+  var data = null;
+  function island() {
+    if (!data) {
+      var b64 = get('tb-pairs').textContent.trim();
+      var bytes = Uint8Array.from(atob(b64), function (c) { return c.charCodeAt(0); });
+      data = new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'))).text().then(JSON.parse);
+    }
+    return data;
+  }
+  function el(tag, text, cls) { var e = document.createElement(tag); e.textContent = text; if (cls) e.className = cls; return e; }
+  Array.prototype.forEach.call(document.querySelectorAll('#pairs details[data-d]'), function (d) {
+    d.addEventListener('toggle', function () {
+      if (!d.open || d.getAttribute('data-filled')) return;
+      d.setAttribute('data-filled', '1');
+      island().then(function (all) {
+        var x = all[Number(d.getAttribute('data-d'))];
+        if (!x) return;
+        d.appendChild(el('b', 'evidence'));
+        d.appendChild(el('pre', x[0].join('\\n') || '(none)', 'evidence'));
+        d.appendChild(el('b', 'search trace'));
+        d.appendChild(el('pre', x[1].join('\\n') || '(no trace steps)', 'trace'));
+      });
+    });
+  });
 })();
 `;
 

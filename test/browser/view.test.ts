@@ -62,7 +62,9 @@ beforeAll(async () => {
   await make('c', ['--strategies', 'vector,node-list', '--set', 'run.seed=7']);
   const q0 = records('a')[0]!.questionId;
   const hostileQuestion = (r: RunRecord) => (r.questionId === q0 ? { ...r, question: `${HOSTILE} ${r.question}` } : r);
-  plant('a', (m) => (m.runId = `a ${HOSTILE}`), (r, i) => hostileQuestion(i === 0 ? { ...r, answer: `${HOSTILE} ${r.answer}` } : r));
+  plant('a', (m) => (m.runId = `a ${HOSTILE}`), (r, i) =>
+    hostileQuestion(i === 0 ? { ...r, answer: `${HOSTILE} ${r.answer}`, evidence: r.evidence.map((e) => ({ ...e, title: HOSTILE })) } : r),
+  );
   plant('b', () => {}, hostileQuestion);
   plant('c', (m) => (m.name = `other ${HOSTILE}`), (r) => r);
 
@@ -141,9 +143,13 @@ describe('treebench view in Chromium', () => {
     await page.fill('#f-text', a[0]!.questionId.toLowerCase());
     expect(await page.$$eval('#pairs tbody tr:not([hidden])', (t) => t.map((r) => r.getAttribute('data-q')))).toEqual([a[0]!.questionId]);
     await page.click('#pairs tbody tr:not([hidden]) td.side summary');
+    await page.waitForSelector('#pairs tbody tr:not([hidden]) td.side pre.trace');
     expect(await page.$eval('#pairs tbody tr:not([hidden]) td.side pre.trace', (e) => e.textContent!.split('\n').length)).toBe(Math.max(1, a.find((r) => r.strategy === 'vector' && r.questionId === a[0]!.questionId)!.trace.length));
 
-    // Hostile text stayed text everywhere.
+    // Hostile text stayed text everywhere (the first record's evidence titles too, once opened).
+    expect(a[0]!.strategy).toBe('vector');
+    expect(a[0]!.evidence.length).toBeGreaterThan(0);
+    expect(await page.$eval('#pairs tbody tr:not([hidden]) td.side pre.evidence', (e) => e.textContent)).toContain(HOSTILE);
     expect(await page.$eval(`#pairs tr[data-q="${a[0]!.questionId}"] .question`, (e) => e.textContent)).toContain(HOSTILE);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     expect(await page.$$eval('img', (i) => i.length)).toBe(0);

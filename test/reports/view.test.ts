@@ -3,6 +3,7 @@
 // addresses, which paths exist, and the `view` command's usage errors (exit 2).
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +82,12 @@ describe('side-by-side rows', () => {
     // The page's one script is the filter script, byte for byte (its hash is what the policy allows).
     expect(html.match(/<script>/g)).toHaveLength(1);
     expect(html).toContain(`<script>${PAIRS_SCRIPT}</script>`);
+    // Evidence and traces in the island, two entries per row (A, B), in row order.
+    const island = JSON.parse(gunzipSync(Buffer.from(/id="tb-pairs">([^<]*)</.exec(html)![1]!, 'base64')).toString('utf8')) as Array<[string[], string[]] | null>;
+    expect(island).toHaveLength(2 * a.length);
+    expect(island[0]![0].join('\n')).toContain(HOSTILE);
+    expect(island[0]![1]).toHaveLength(a[0]!.trace.length);
+    expect(html.match(/<details data-d="\d+">/g)).toHaveLength(2 * a.length);
   });
 });
 

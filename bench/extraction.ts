@@ -1,0 +1,70 @@
+// PDF extraction throughput: treebench's extractor (datasets/pdf.ts: pdf.js in its worker pool)
+// against poppler's `pdftotext -layout` (the physical anchor) on the same shared PDFs, same run.
+//
+//   node bin/run-ts.mjs bench/extraction.ts     (npm run bench:extraction)
+//
+// Both sides extract every PDF under ../shared/datasets (financebench, pageindex-examples,
+// tree-reference) with the same parallelism (treebench's pool size; `--jobs` to change both):
+// pages/s by wall time, pages per CPU-second (robust on a loaded machine: treebench's process
+// CPU, pdftotext's children CPU from /proc/self/stat), and treebench's figure as a ratio to
+// pdftotext's. The target (issue 31): ratio >= 0.5. pdftotext comes from Debian's poppler-utils
+// (.ci/run installs it).
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readPdfs } from '../datasets/pdf.ts';
+import { benchArgs, exitWithUsageError } from './lib/args.ts';
+
+const args = benchArgs(import.meta.url, {
+  jobs: { type: 'string', default: String(Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length))), number: 'positive-integer', help: 'pdftotext processes run at once (treebench uses its own pool: one worker per core, at most 4)' },
+});
+const jobs = args.number('jobs');
+const here = path.dirname(fileURLToPath(import.meta.url));
+const shared = path.resolve(here, '../../shared/datasets');
+const files = ['financebench/pdfs', 'pageindex-examples', 'tree-reference']
+  .map((d) => path.join(shared, d))
+  .filter((d) => fs.existsSync(d))
+  .flatMap((d) => fs.readdirSync(d).filter((f) => f.endsWith('.pdf')).sort().map((f) => path.join(d, f)));
+if (files.length === 0) exitWithUsageError(`no PDFs under ${shared} (see its README)`);
+const PDFTOTEXT = '/usr/bin/pdftotext';
+if (spawnSync(PDFTOTEXT, ['-v']).error) exitWithUsageError(`${PDFTOTEXT} not found: install Debian's poppler-utils (.ci/run does)`);
+
+/** CPU seconds of this process's waited-for children (utime + stime of /proc/self/stat, in clock ticks). */
+function childCpu(): number {
+  const f = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+  return (Number(f[13]) + Number(f[14])) / 100;
+}
+
+// treebench
+const c0 = process.cpuUsage();
+let t0 = performance.now();
+const contents = await readPdfs(files);
+const tbWall = (performance.now() - t0) / 1000;
+const tbCpuUse = process.cpuUsage(c0);
+const tbCpu = (tbCpuUse.user + tbCpuUse.system) / 1e6;
+const pages = contents.reduce((n, c) => n + c.pageCount, 0);
+
+// pdftotext -layout, `jobs` at a time
+const k0 = childCpu();
+t0 = performance.now();
+let next = 0;
+const runOne = (): Promise<void> => {
+  if (next >= files.length) return Promise.resolve();
+  const f = files[next++];
+  return new Promise<void>((resolve, reject) => {
+    const p = spawn(PDFTOTEXT, ['-layout', f, '-'], { stdio: ['ignore', 'ignore', 'ignore'] });
+    p.on('error', reject);
+    p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`pdftotext failed on ${f} (exit ${code})`))));
+  }).then(runOne);
+};
+await Promise.all(Array.from({ length: jobs }, runOne));
+const ptWall = (performance.now() - t0) / 1000;
+const ptCpu = childCpu() - k0;
+
+const f0 = (v: number) => v.toFixed(0);
+console.log(`${files.length} PDFs, ${pages} pages; pdftotext ${jobs} at a time; load average ${os.loadavg()[0].toFixed(1)}`);
+console.log(`treebench (pdf.js pool):  ${f0(pages / tbWall)} pages/s wall (${tbWall.toFixed(1)} s), ${f0(pages / tbCpu)} pages per CPU-s`);
+console.log(`pdftotext -layout:        ${f0(pages / ptWall)} pages/s wall (${ptWall.toFixed(1)} s), ${f0(pages / ptCpu)} pages per CPU-s`);
+console.log(`ratio treebench / pdftotext: wall ${(ptWall / tbWall).toFixed(2)}x, CPU ${(ptCpu / tbCpu).toFixed(2)}x (target >= 0.5x)`);

@@ -17,7 +17,7 @@ import type { BenchmarkData, Corpus, DocTree, DuplicateDocuments, Question } fro
 import { dataPath, escapeWarning } from '../harness/files/containment.ts';
 
 export type { BenchmarkData };
-import { corpusConfigSchema, parseDataConfig, type BenchmarkDataConfigInput, type CorpusConfig, type DatasetConfig } from './config.ts';
+import { corpusConfigSchema, parseDataConfig, type BenchmarkDataConfig, type BenchmarkDataConfigInput, type CorpusConfig, type DatasetConfig } from './config.ts';
 import { loadEmanualS10 } from './emanual.ts';
 import { DataError } from './errors.ts';
 import { byCodeUnit, drainTextWarnings, exists, isDirectory, listFiles, MAX_JSON_DEPTH, posixRelative, stem } from './files.ts';
@@ -630,6 +630,8 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
   const missingMode = cfg.dataset.missingDocs ?? 'skip';
   const select = opts.select ?? ((qs: Question[]) => qs);
   let questions = ds.questions;
+  // Before any document is read: a filter that keeps nothing is the user's news, not an empty corpus.
+  if (questions.length === 0) throw noQuestions(cfg, ds.files, notes);
   let corpus: Corpus;
   /** How to hash a corpus loaded for a selection: its full trees, or its sources' bytes. */
   let identityOf: { corpus: string | null; sources: DocSource[] | null } | null = null;
@@ -646,6 +648,7 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
       ids = loaded.docs.map((d) => d.docId);
     }
     questions = applyMissingDocs(questions, new Set(ids), missingMode, warnings);
+    if (questions.length === 0) throw noQuestions(cfg, ds.files, notes, ds.questions.length, warnings[warnings.length - 1]);
     if (configured.only === 'referenced') {
       const wanted = referencedDocIds(select(questions));
       if (loaded) {
@@ -719,6 +722,22 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     ...(identity ? { identity } : {}),
     ...(ingestStats ? { ingest: ingestStats } : {}),
   };
+}
+
+/**
+ * No question left to run, said by its cause: `dataset.filter` kept none of the records, the file
+ * holds none, or every question names a document the corpus does not have.
+ */
+function noQuestions(cfg: BenchmarkDataConfig, files: string[], notes: string[], beforeMissingDocs = 0, missing?: string): DataError {
+  const file = files[files.length - 1];
+  if (beforeMissingDocs) {
+    return new DataError(`the dataset has no questions left: all ${beforeMissingDocs} name documents missing from the corpus${missing ? ` (${missing})` : ''}`, { field: 'dataset.path', ...(file ? { file } : {}) });
+  }
+  if (cfg.dataset.filter) {
+    const read = notes.find((n) => n.includes('left out by dataset.filter'));
+    return new DataError(`the filter matched no record${read ? ` (${read})` : ''}: nothing to run; check the field names and values in the filter`, { field: 'dataset.filter', ...(file ? { file } : {}) });
+  }
+  return new DataError('the dataset has no questions', { field: 'dataset.path', ...(file ? { file } : {}) });
 }
 
 const corpusHash = (docs: DocTree[]) => contentHash(docs);

@@ -583,3 +583,26 @@ describe('settings a format does not read', () => {
     expect(data.corpus.docs.map((d) => d.docId)).toEqual(['a']);
   });
 });
+
+describe('a dataset with nothing left to run', () => {
+  it('names dataset.filter when it matched no record, before any document is read', async () => {
+    const { dir } = mmlongbench();
+    const cfg = {
+      dataset: { format: 'json', path: 'data/samples.json', mapping: MMLB_MAPPING, onInvalid: 'skip' as const, filter: { field: 'evidence_sources', equals: ['No such source'] } },
+      corpus: { format: 'pdf', path: 'documents', only: 'referenced' as const },
+    };
+    const e = await rejected(loadBenchmarkData(cfg, dir));
+    expect(e.field).toBe('dataset.filter');
+    expect(e.message).toMatch(/field "dataset\.filter": the filter matched no record \(samples\.json: 6 records read, 6 left out by dataset\.filter/);
+    expect(e.message).not.toMatch(/corpus has no documents/);
+  });
+
+  it('says every question names a missing document, not that the corpus is empty', async () => {
+    const dir = tmpFiles({ 'q.csv': 'q,a,doc\nWhat?,x,nowhere\n', 'docs/a.md': '# A\ntext' });
+    const e = await rejected(
+      loadBenchmarkData({ dataset: { format: 'csv', path: 'q.csv', mapping: { question: 'q', answers: 'a', docIds: 'doc' } }, corpus: { format: 'markdown', path: 'docs', only: 'referenced' } } as never, dir),
+    );
+    expect(e.field).toBe('dataset.path');
+    expect(e.message).toMatch(/all 1 name documents missing from the corpus \(.*nowhere/);
+  });
+});

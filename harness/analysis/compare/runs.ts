@@ -3,6 +3,7 @@ import { UsageError } from '../../errors.ts';
 import { resolveRunRef } from '../baselines.ts';
 import { latestRecords, RunStore, type RunManifest } from '../../run/store.ts';
 import type { RunRecord } from '../../types.ts';
+import { configDiffNote } from './configDiff.ts';
 
 export interface LoadedRun {
   /** What the user typed (a folder or a baseline name). */
@@ -77,7 +78,7 @@ export function comparability(a: RunManifest, b: RunManifest, names: [string, st
   }
   if (a.model?.id !== b.model?.id) notes.push(`model: ${a.model?.id} → ${b.model?.id}`);
   if (a.embedder !== b.embedder) notes.push(`embedder: ${a.embedder} → ${b.embedder}`);
-  if (a.configHash !== b.configHash) notes.push('config differs');
+  if (a.configHash !== b.configHash) notes.push(configDiffNote(a.config, b.config));
   if ((a.code?.commit ?? null) !== (b.code?.commit ?? null)) notes.push(`code: ${short(a.code?.commit ?? undefined)} → ${short(b.code?.commit ?? undefined)}`);
   const scoring = (m: RunManifest) => JSON.stringify((m.config as { scoring?: unknown } | null)?.scoring ?? null);
   if (scoring(a) !== scoring(b)) notes.push(`scoring settings differ (${scoring(a)} → ${scoring(b)}): answer metrics may not be comparable`);

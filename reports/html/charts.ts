@@ -2,6 +2,7 @@
 // and no network: a scatter of strategies with interval whiskers and the Pareto frontier, a
 // latency box plot, and a forest plot of paired differences. Labels go through `esc`.
 import { esc } from './escape.ts';
+import { placeLabels, tickAnchor } from './labels.ts';
 import { linearScale } from './scale.ts';
 import { paretoFrontier } from '../../harness/summary/pareto.ts';
 
@@ -54,18 +55,23 @@ export function scatterChart(spec: ScatterSpec): string {
     }
     for (const p of front) parts.push(`<circle class="frontier-mark" cx="${n(x(p.x))}" cy="${n(y(p.y))}" r="8" fill="none" stroke="#555"/>`);
   }
-  for (const p of pts) {
+  // Labels are placed after every point is known, so none covers another label or marker.
+  const labels = placeLabels(
+    pts.map((p) => ({ x: x(p.x), y: y(p.y), text: p.label })),
+    { left: M.left + 1, right: W - 2, top: 2, bottom: H - M.bottom },
+  );
+  pts.forEach((p, i) => {
     const cx = n(x(p.x));
     const cy = n(y(p.y));
+    const at = labels[i]!;
     const g: string[] = [];
     if (p.xCi) g.push(`<line x1="${n(x(p.xCi.lo))}" x2="${n(x(p.xCi.hi))}" y1="${cy}" y2="${cy}" stroke="${p.colour}"/>`);
     if (p.yCi) g.push(`<line x1="${cx}" x2="${cx}" y1="${n(y(p.yCi.lo))}" y2="${n(y(p.yCi.hi))}" stroke="${p.colour}"/>`);
     g.push(`<circle cx="${cx}" cy="${cy}" r="4.5" fill="${p.colour}"><title>${esc(`${p.label}: ${spec.xLabel} ${spec.xFmt(p.x)}, ${spec.yLabel} ${spec.yFmt(p.y)}`)}</title></circle>`);
-    // Labels near the right edge go to the left of their point, so they are not cut off.
-    const right = cx > W * 0.7;
-    g.push(`<text x="${right ? cx - 7 : cx + 7}" y="${cy - 6}" font-size="11"${right ? ' text-anchor="end"' : ''}>${esc(p.label)}</text>`);
+    if (at.leader) g.push(`<line class="leader" x1="${cx}" y1="${cy}" x2="${n(at.leader.x)}" y2="${n(at.leader.y)}" stroke="#999" stroke-width="0.75"/>`);
+    g.push(`<text x="${n(at.x)}" y="${n(at.y)}" font-size="11">${esc(p.label)}</text>`);
     parts.push(`<g class="point" data-label="${esc(p.label)}">${g.join('')}</g>`);
-  }
+  });
   return `${head}<svg viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(spec.title)}">${parts.join('')}</svg></figure>`;
 }
 
@@ -73,7 +79,8 @@ function axes(x: ReturnType<typeof linearScale>, y: ReturnType<typeof linearScal
   const out: string[] = ['<g class="axes" font-size="10" fill="#444">'];
   for (const t of x.ticks) {
     const tx = n(x(t));
-    out.push(`<line x1="${tx}" x2="${tx}" y1="${M.top}" y2="${H - M.bottom}" stroke="#eee"/><text x="${tx}" y="${H - M.bottom + 14}" text-anchor="middle">${esc(spec.xFmt(t))}</text>`);
+    const label = spec.xFmt(t);
+    out.push(`<line x1="${tx}" x2="${tx}" y1="${M.top}" y2="${H - M.bottom}" stroke="#eee"/><text x="${tx}" y="${H - M.bottom + 14}" text-anchor="${tickAnchor(tx, label, W)}">${esc(label)}</text>`);
   }
   for (const t of y.ticks) {
     const ty = n(y(t));
@@ -108,7 +115,7 @@ export function boxPlot(id: string, title: string, rows: BoxRow[], fmt: (v: numb
   const all = usable.flatMap((r) => r.values.filter(Number.isFinite));
   const x = linearScale(0, Math.max(...all), left, W * 2 - M.right, 8);
   const parts: string[] = ['<g class="axes" font-size="10" fill="#444">'];
-  for (const t of x.ticks) parts.push(`<line x1="${n(x(t))}" x2="${n(x(t))}" y1="${M.top - 6}" y2="${h - 30}" stroke="#eee"/><text x="${n(x(t))}" y="${h - 16}" text-anchor="middle">${esc(fmt(t))}</text>`);
+  for (const t of x.ticks) parts.push(`<line x1="${n(x(t))}" x2="${n(x(t))}" y1="${M.top - 6}" y2="${h - 30}" stroke="#eee"/><text x="${n(x(t))}" y="${h - 16}" text-anchor="${tickAnchor(x(t), fmt(t), W * 2)}">${esc(fmt(t))}</text>`);
   parts.push('</g>');
   usable.forEach((r, i) => {
     const s = r.values.filter(Number.isFinite).sort((a, b) => a - b);
@@ -149,7 +156,7 @@ export function forestPlot(id: string, title: string, rows: ForestRow[], fmt: (v
   const x = linearScale(Math.min(...all), Math.max(...all), left, W - M.right);
   const tone = { better: '#2a7d2a', worse: '#c0392b', ns: '#777' };
   const parts: string[] = ['<g class="axes" font-size="10" fill="#444">'];
-  for (const t of x.ticks) parts.push(`<text x="${n(x(t))}" y="${h - 12}" text-anchor="middle">${esc(fmt(t))}</text>`);
+  for (const t of x.ticks) parts.push(`<text x="${n(x(t))}" y="${h - 12}" text-anchor="${tickAnchor(x(t), fmt(t), W)}">${esc(fmt(t))}</text>`);
   parts.push(`<line x1="${n(x(0))}" x2="${n(x(0))}" y1="${M.top - 6}" y2="${h - 26}" stroke="#999"/></g>`);
   usable.forEach((r, i) => {
     const cy = M.top + i * rowH + rowH / 2;

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { esc } from './escape.ts';
 
 const CSS = `
-body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0 auto;max-width:1100px;padding:16px 24px;color:#222}
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:0 auto;max-width:1200px;padding:16px 24px;color:#222}
 h1{font-size:20px;margin:8px 0}h2{font-size:16px;margin:28px 0 8px;border-bottom:1px solid #ddd}
 .meta{color:#555;margin:2px 0}.banner{background:#fff4d6;border:1px solid #e8c96b;padding:6px 10px;margin:8px 0}
 table{border-collapse:collapse;margin:6px 0;font-size:13px}.scroll{overflow-x:auto;max-width:100%}th,td{border:1px solid #ddd;padding:3px 8px;text-align:right;white-space:nowrap}
@@ -18,6 +18,7 @@ th:first-child,td:first-child{text-align:left}thead th{background:#f4f4f4}
 .matrix td.q{max-width:420px;overflow:hidden;text-overflow:ellipsis;font-size:12px}
 #detail{position:sticky;bottom:0;background:#fafafa;border:1px solid #ccc;padding:8px 12px;max-height:45vh;overflow:auto;display:none}
 #detail.open{display:block}#detail pre{white-space:pre-wrap;margin:2px 0 8px}#detail h3{margin:4px 0}
+.ci{display:block;font-size:11px;color:#666}
 .up{color:#2a7d2a}.down{color:#c0392b}.fail{color:#c0392b;font-weight:600}
 `;
 
@@ -60,6 +61,15 @@ export function pageHead(title: string, script = ''): string {
 /** The rest of the page after its body: the script, if any, and the closing tags. */
 export function pageTail(script = ''): string {
   return ['', script ? `<script>${script}</script>` : '', '</body></html>', ''].join('\n');
+}
+
+/**
+ * A "value [lo, hi]" cell (or header) as HTML with the interval on a line of its own: a column is
+ * then as wide as the wider of the two, which keeps an eleven-column summary inside 1280 px.
+ */
+export function withInterval(text: string): string {
+  const m = /^(.*?) (\[[^\]]*\])(.*)$/s.exec(text);
+  return m ? `${esc(m[1]!)}<span class="ci">${esc(m[2]!)}${esc(m[3]!)}</span>` : esc(text);
 }
 
 /** The opening of a table whose rows (tableRow, joined by line breaks) follow and TABLE_END closes: htmlTable in pieces. */

@@ -12,7 +12,7 @@ import { createGzip, gzipSync } from 'node:zlib';
 import { once } from 'node:events';
 import { safeOutput, type OutputStream } from '../../harness/files/output.ts';
 import { esc } from './escape.ts';
-import { htmlTable, pageHead, pageTail, tableRow, tableStart, TABLE_END } from './page.ts';
+import { htmlTable, pageHead, pageTail, tableRow, tableStart, TABLE_END, withInterval } from './page.ts';
 import { MATRIX_SCRIPT } from './matrixScript.ts';
 
 export interface HtmlRunInput extends ReportInput {
@@ -92,18 +92,18 @@ function summaryTable(strategies: StrategySummary[], priced: boolean, level: Ret
     return [
       esc(s.strategy),
       String(s.records),
-      esc(accuracyText(s)),
-      esc(pct(s.f1, ci?.f1)),
-      recall ? esc(pct(recall.recall, ci?.[`retrieval.${level!}.recall`])) : NA,
-      esc(withCi(s.callsPerQuestion, ci?.callsPerQuestion, num)),
-      esc(withCi(s.tokensPerQuestion, ci?.tokensPerQuestion, num)),
-      esc(withCi(s.costPerQuestion, ci?.costPerQuestion, (v) => usd(v, priced))),
+      withInterval(accuracyText(s)),
+      withInterval(pct(s.f1, ci?.f1)),
+      recall ? withInterval(pct(recall.recall, ci?.[`retrieval.${level!}.recall`])) : NA,
+      withInterval(withCi(s.callsPerQuestion, ci?.callsPerQuestion, num)),
+      withInterval(withCi(s.tokensPerQuestion, ci?.tokensPerQuestion, num)),
+      withInterval(withCi(s.costPerQuestion, ci?.costPerQuestion, (v) => usd(v, priced))),
       esc(ms(s.latencyMs.p50)),
-      esc(withCi(s.latencyMs.p95, ci?.['latencyMs.p95'], ms)),
+      withInterval(withCi(s.latencyMs.p95, ci?.['latencyMs.p95'], ms)),
       s.errors ? `<span class="fail">${esc(errors(s))}</span>` : '0',
     ];
   });
-  return htmlTable(head, rows, 'summary');
+  return htmlTable(head.map(withInterval), rows, 'summary');
 }
 
 function charts(strategies: StrategySummary[], priced: boolean, level: ReturnType<typeof headlineLevel>): string {

@@ -42,7 +42,8 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'treebench-html-'));
   const loaded = loadConfig('configs/quickstart.yaml');
   const data = await loadBenchmarkData(loaded.config, loaded.baseDir);
-  const outcome = await runBenchmark({ loaded, data, limit: 8, outDir: dir, runId: 'html-test' });
+  // The whole quickstart: its intervals and labels are the ones a new user's first report shows.
+  const outcome = await runBenchmark({ loaded, data, outDir: dir, runId: 'html-test' });
   strategies = outcome.manifest.strategies.map((s) => s.id);
   // Dataset and model text is data: plant markup where a careless report would execute it.
   records = outcome.records.map((r, i) =>
@@ -121,6 +122,38 @@ describe('HTML run report in Chromium', () => {
     expect(dialogs).toEqual([]);
     const shot = process.env.TREEBENCH_SCREENSHOT ?? join(tmpdir(), 'treebench-html-report.png');
     await page.screenshot({ path: shot, fullPage: false });
+    await page.close();
+  });
+
+  it('fits a 1280 px window: no table wider than the viewport, no two chart labels overlapping, none cut off', async () => {
+    const { page } = await open(pathToFileURL(file).href);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const layout = await page.evaluate(() => {
+      const vw = document.documentElement.clientWidth;
+      const tables = [...document.querySelectorAll('table')].map((t) => ({ cls: t.className, right: t.getBoundingClientRect().right, scroll: t.parentElement!.scrollWidth - t.parentElement!.clientWidth }));
+      const problems: string[] = [];
+      for (const svg of document.querySelectorAll('svg')) {
+        const chart = svg.closest('figure')?.id ?? '?';
+        const s = svg.getBoundingClientRect();
+        const texts = [...svg.querySelectorAll('text')].filter((t) => t.textContent!.trim()).map((t) => ({ text: t.textContent!, r: t.getBoundingClientRect() }));
+        texts.forEach(({ text, r }, i) => {
+          if (r.left < s.left - 0.5 || r.right > s.right + 0.5 || r.top < s.top - 0.5 || r.bottom > s.bottom + 0.5) problems.push(`${chart}: "${text}" cut off`);
+          for (const o of texts.slice(i + 1)) {
+            if (r.left < o.r.right && o.r.left < r.right && r.top < o.r.bottom && o.r.top < r.bottom) problems.push(`${chart}: "${text}" overlaps "${o.text}"`);
+          }
+        });
+      }
+      return { vw, docWidth: document.documentElement.scrollWidth, tables, problems, charts: document.querySelectorAll('svg').length };
+    });
+    expect(layout.vw).toBeLessThanOrEqual(1280);
+    expect(layout.docWidth).toBeLessThanOrEqual(layout.vw);
+    expect(layout.tables.length).toBeGreaterThanOrEqual(3);
+    for (const t of layout.tables) {
+      expect(t.right, `table.${t.cls}`).toBeLessThanOrEqual(layout.vw);
+      expect(t.scroll, `table.${t.cls} scrolls`).toBeLessThanOrEqual(0);
+    }
+    expect(layout.charts).toBeGreaterThanOrEqual(5);
+    expect(layout.problems).toEqual([]);
     await page.close();
   });
 });

@@ -5,7 +5,7 @@
 // (sweepStaleTemps) once its writer is gone. Nobody reads a temporary file, so a leftover never
 // corrupts anything; sweeping only stops the folder from growing with every kill.
 import { randomBytes } from 'node:crypto';
-import { readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync, writevSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { makeDirectory } from './makeDirectory.ts';
 
@@ -44,6 +44,28 @@ export function writeViaTemp(target: string, data: string | Buffer): void {
       // never created, or already renamed
     }
     throw err;
+  }
+}
+
+/** Buffers per writev call (below every system's IOV_MAX). */
+const WRITEV_BATCH = 1024;
+
+/**
+ * Appends the buffers, in order, to an open file: a batch per writev (no joined copy of them is
+ * made); a short write is finished piecewise.
+ */
+export function writeBuffers(fd: number, parts: readonly Uint8Array[]): void {
+  for (let i = 0; i < parts.length; i += WRITEV_BATCH) {
+    const batch = parts.slice(i, i + WRITEV_BATCH);
+    let written = writevSync(fd, batch);
+    for (const part of batch) {
+      if (written >= part.length) {
+        written -= part.length;
+        continue;
+      }
+      for (let at = written; at < part.length; ) at += writeSync(fd, part, at, part.length - at);
+      written = 0;
+    }
   }
 }
 

@@ -10,18 +10,23 @@
 //   u32       dim
 //   u32       nnz: 0xFFFFFFFF = dense (dim × f32 follow), else nnz × u32 indices then nnz × f32 values
 // Sparse entries keep feature-hashed vectors (mostly zeros) small. Packs are indexed on open and
-// entries read on demand by position, so a large cache is not held in memory.
+// entries read on demand by position, so a large cache is not held in memory. A new pack is
+// written as it fills: its entries go to the pack's temporary file a megabyte at a time, and the
+// rename at PACK_BYTES (or close) makes it readable; entries are never all held to be written at
+// once (a 23,000-chunk build held 13.6 MB of them, and then a joined copy: `npm run bench:scale`).
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { safeOutput } from '../files/output.ts';
-import { sweepStaleTemps, writeViaTemp } from '../files/tempFiles.ts';
+import { sweepStaleTemps, tempPathFor, writeBuffers, writeViaTemp } from '../files/tempFiles.ts';
 import { makeDirectory } from '../files/makeDirectory.ts';
 
 const MAGIC = Buffer.from('TBEMB1\n\0', 'latin1');
 const DENSE = 0xffffffff;
-/** Buffered new entries are written as a pack once they reach this many bytes. */
+/** A new pack is closed and made readable once this many bytes of entries are in it. */
 const PACK_BYTES = 32 * 1024 * 1024;
+/** New entries are appended to the pack's temporary file once this many bytes of them are queued. */
+const WRITE_BYTES = 1024 * 1024;
 
 export const textHash = (text: string): Buffer => createHash('sha256').update(text).digest();
 
@@ -44,6 +49,8 @@ export class EmbeddingCache {
   private readonly fds: number[] = [];
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** The pack being written: its final path, its temporary file and bytes of entries in it. */
+  private packing: { path: string; tmp: string; fd: number; bytes: number } | null = null;
 
   private constructor(readonly dir: string) {}
 
@@ -135,18 +142,65 @@ export class EmbeddingCache {
     this.pending.push(buf);
     this.pendingBytes += buf.length;
     this.stats.written++;
-    if (this.pendingBytes >= PACK_BYTES) this.flush();
+    if (this.pendingBytes >= WRITE_BYTES) this.writePending();
+    if (this.packing && this.packing.bytes >= PACK_BYTES) this.flush();
   }
 
-  /** Writes queued entries as a new pack (atomically) and makes them readable. */
-  flush(): void {
+  /** Appends the queued entries to the pack being written (started when there is none). */
+  private writePending(): void {
     if (!this.pending.length) return;
-    const name = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${randomBytes(4).toString('hex')}.pack`;
-    const path = join(this.dir, name);
-    writeViaTemp(path, Buffer.concat([MAGIC, ...this.pending]));
+    if (!this.packing) {
+      const name = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${randomBytes(4).toString('hex')}.pack`;
+      const path = join(this.dir, name);
+      const tmp = tempPathFor(path);
+      this.packing = { path, tmp, fd: openSync(tmp, 'w'), bytes: 0 };
+      this.pending.unshift(MAGIC);
+    }
+    const p = this.packing;
+    try {
+      writeBuffers(p.fd, this.pending);
+    } catch (err) {
+      this.abandonPack();
+      throw err;
+    }
+    p.bytes += this.pendingBytes;
     this.pending = [];
     this.pendingBytes = 0;
-    this.indexPack(path);
+  }
+
+  /** A pack that could not be written: its temporary file goes, its entries are not cached. */
+  private abandonPack(): void {
+    const p = this.packing;
+    this.packing = null;
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (!p) return;
+    try {
+      closeSync(p.fd);
+    } catch {
+      // already closed
+    }
+    try {
+      unlinkSync(p.tmp);
+    } catch {
+      // never created, or already gone
+    }
+  }
+
+  /** Finishes the pack being written (renamed into place: whole or absent) and makes its entries readable. */
+  flush(): void {
+    this.writePending();
+    const p = this.packing;
+    if (!p) return;
+    try {
+      closeSync(p.fd);
+      renameSync(p.tmp, p.path);
+    } catch (err) {
+      this.abandonPack();
+      throw err;
+    }
+    this.packing = null;
+    this.indexPack(p.path);
   }
 
   /** Flushes and releases the pack files. */

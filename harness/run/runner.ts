@@ -5,7 +5,6 @@
 import { jsonText } from '../files/jsonText.ts';
 import { createHash } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { codeVersion } from './codeVersion.ts';
 import { basename, join, relative, resolve } from 'node:path';
@@ -19,6 +18,7 @@ import { goldAnswers, scoreAnswer } from '../scoring/answer.ts';
 import { LlmJudge } from '../scoring/judge/llm.ts';
 import { judgeGroundedness } from '../scoring/judge/grounding.ts';
 import { corpusHash } from '../trees/corpusHash.ts';
+import { fileSha256 } from '../files/fileHash.ts';
 import { lexicalGroundedness } from '../scoring/groundedness.ts';
 import { scoreRetrievalAtK } from '../scoring/retrieval.ts';
 import { summarize, type RunSummary } from '../summary/summary.ts';
@@ -250,7 +250,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     const runId = basename(store.dir);
     // A corpus loaded for a selection (--limit/--shard) carries hashes that do not depend on it.
     const questionsHash = data.identity?.questionsHash ?? sha256(JSON.stringify(data.questions));
-    const files: FileHash[] = data.files.map((f) => ({ path: relative(process.cwd(), f), sha256: sha256(readFileSync(f)) }));
+    const files: FileHash[] = data.files.map((f) => ({ path: relative(process.cwd(), f), sha256: fileSha256(f) }));
     manifest = {
       runId,
       name: config.name,

@@ -476,6 +476,17 @@ export class HashEmbedder implements Embedder {
     for (let d = 0; d <= N; d++) this.idfByDf[d] = Math.log((N + 1) / (d + 1)) + 1;
   }
 
+  /**
+   * Bytes of the typed-array tables the embedder keeps to embed queries after a fit: term and
+   * bigram codes, the bigram table, document frequencies, IDF, the surface-word cache. Part of
+   * what a value index holds in memory with the hash embedder (the term strings' Map is not
+   * counted; what fit() keeps for the index build itself goes with releaseFit()).
+   */
+  get tableBytes(): number {
+    const tables = [this.uni, this.bigramPrefix, this.bTab, this.bCode, this.bDf, this.wSlots, this.wTerm, this.wAt, this.wChars, this.idfByDf, this.terms, this.feats, this.counts, this.seen];
+    return tables.reduce((n, t) => n + t.byteLength, 0);
+  }
+
   /** Drops what fit() kept for embedding its texts again (the fit's IDF stays). */
   releaseFit(): void {
     this.fitTexts = null;

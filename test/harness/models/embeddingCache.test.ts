@@ -123,6 +123,24 @@ describe('embedding cache', () => {
     damaged.close();
   });
 
+  it('writes a pack larger than one append (1 MB) whole, in order, with no temporary file left', () => {
+    const dir = tmp();
+    const cache = EmbeddingCache.open(dir, 'k');
+    // 3,000 dense 512-dimensional vectors: 6 MB of entries, appended a megabyte at a time.
+    const vec = (i: number) => Float32Array.from({ length: 512 }, (_, j) => Math.fround(Math.cos(i * 512 + j)));
+    for (let i = 0; i < 3000; i++) cache.put(textHash(`t${i}`), vec(i));
+    const folder = join(dir, readdirSync(dir)[0]);
+    // Before close the pack is a temporary file: not yet readable as a pack.
+    expect(readdirSync(folder).filter((f) => f.endsWith('.pack'))).toEqual([]);
+    cache.close();
+    expect(readdirSync(folder).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(folder).filter((f) => f.endsWith('.pack'))).toHaveLength(1);
+    const reopened = EmbeddingCache.open(dir, 'k');
+    expect(reopened.entries).toBe(3000);
+    for (const i of [0, 1, 1499, 2999]) expect(reopened.get(textHash(`t${i}`))).toEqual(vec(i));
+    reopened.close();
+  });
+
   it('keeps no secret in the key of an openai embedder', () => {
     const e = new OpenAIEmbedder({ model: 'text-embedding-3-small', baseURL: 'http://user:hunter2-secret@localhost:9999/v1', apiKey: ['sk', 'test', 'x'.repeat(20)].join('-') });
     expect(e.cacheKey).not.toMatch(/hunter2|sk-test/);

@@ -78,6 +78,20 @@ describe('HashEmbedder', () => {
     expect(cosine(v, new HashEmbedder().embedOne('battery'))).toBe(0);
   });
 
+  it('counts its tables in tableBytes, which grow with the bigrams a fit sees', () => {
+    const e = new HashEmbedder();
+    const empty = e.tableBytes;
+    expect(empty).toBeGreaterThan(0);
+    // 5,000 distinct bigrams (word i next to word i + 1): the table keeps load ≤ 1/2, 16 bytes a slot.
+    const words = Array.from({ length: 5001 }, (_, i) => `zq${i.toString(36)}x`);
+    e.fit(Array.from({ length: 50 }, (_, t) => words.slice(t * 100, t * 100 + 101).join(' ')));
+    expect(e.tableBytes - empty).toBeGreaterThanOrEqual(2 * 5000 * 16);
+    // The fit's per-text counts are not tables: releasing them changes nothing here.
+    const fitted = e.tableBytes;
+    e.releaseFit();
+    expect(e.tableBytes).toBe(fitted);
+  });
+
   it('rejects a bad dimension', () => {
     expect(() => new HashEmbedder({ dim: 0 })).toThrow(/dim/);
   });

@@ -305,6 +305,12 @@ export interface RecordRetrieval {
   doc: RetrievalScores | null;
   /** The cutoff of the scores above (`scoring.k`, first value); absent: the whole list (older records). */
   k?: number;
+  /**
+   * Documents the question left the strategy to choose from (its named documents in the corpus,
+   * else the whole corpus); 1 means document recall can only fail by retrieving nothing.
+   * Absent in records written before it existed.
+   */
+  candidateDocs?: number;
   /** Scores at further cutoffs of `scoring.k`, keyed by k. */
   at?: Record<string, { node: RetrievalScores | null; page: RetrievalScores | null; doc: RetrievalScores | null }>;
 }

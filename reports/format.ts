@@ -86,6 +86,23 @@ export function headlineLevel(strategies: readonly StrategySummary[]): Retrieval
 }
 
 /**
+ * Whether a report shows document recall beside the headline level: when the headline is finer
+ * (node or page) and some question left the strategy more than one document to choose from (the
+ * open setting). Where every question names its one document (closed), or the records predate
+ * `candidateDocs`, document recall is only "did any evidence come back" and stays in report.md.
+ */
+export function showsDocRecall(strategies: readonly StrategySummary[], level: RetrievalLevel | null): boolean {
+  return level !== null && level !== 'doc' && strategies.some((s) => (s.retrieval.doc?.openN ?? 0) > 0);
+}
+
+/** "37 of 37 records left more than one document to choose from" (the strategy with the most such records). */
+export function openLine(strategies: readonly StrategySummary[]): string {
+  const docs = strategies.map((s) => s.retrieval.doc).filter((d): d is NonNullable<typeof d> => d !== null);
+  const most = docs.reduce((a, b) => ((b.openN ?? 0) > (a.openN ?? 0) ? b : a), docs[0]!);
+  return `${most.openN ?? 0} of ${most.n} records left more than one document to choose from`;
+}
+
+/**
  * Why a summary has no retrieval scores: a dataset without gold evidence, or no record that
  * could carry them (every one failed, or the run stopped before the first one).
  */

@@ -3,7 +3,7 @@
 import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
 import { forDocument } from '../harness/text/terminal.ts';
-import { accuracyText, budgets, customMetricLines, cacheLine, pacingLine, skippedLine, duplicatesLine, groundednessNote, indexLine, pricesSource, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, budgets, customMetricLines, cacheLine, pacingLine, skippedLine, duplicatesLine, groundednessNote, indexLine, pricesSource, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, openLine, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 import type { TagSummary } from '../harness/summary/tags.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
 
@@ -66,6 +66,19 @@ function retrievalTable(strategies: StrategySummary[], k?: number, atKey?: strin
     return row;
   });
   return table(head, rows);
+}
+
+/**
+ * What document recall means in this run: the open setting (questions left several documents to
+ * choose from) or the closed one (each names its document: recall only says whether any evidence
+ * came back). Nothing when there is no document level or the records predate `candidateDocs`.
+ */
+function docRecallNote(strategies: StrategySummary[], k?: number): string | null {
+  const docs = strategies.map((s) => s.retrieval.doc).filter((d): d is NonNullable<typeof d> => d !== null);
+  if (docs.length === 0 || docs.every((d) => d.openN === undefined)) return null;
+  const within = `the share of gold documents among the first ${k ?? 'all'} distinct documents of the evidence, in rank order`;
+  if (docs.every((d) => (d.openN ?? 0) === 0)) return `_Document ${atK('recall', k)} is ${within}; every question named its document (the closed setting), so it only says whether any evidence came back._`;
+  return `_Document ${atK('recall', k)} is ${within}; ${escapeMarkdown(openLine(strategies))}._`;
 }
 
 /** `value [lo, hi]` with the same formatter for all three; the value alone without an interval. */
@@ -216,6 +229,8 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
   }
   const retrieval = retrievalTable(strategies, summary.k);
   parts.push('## Retrieval', '', retrieval ?? `_Retrieval is not scored: ${unscoredRetrievalReason(strategies)}._`, '');
+  const docNote = docRecallNote(strategies, summary.k);
+  if (docNote) parts.push(docNote, '');
   const extraKs = [...new Set(strategies.flatMap((s) => Object.keys(s.retrievalAt ?? {})))];
   for (const kk of extraKs) {
     const t = retrievalTable(strategies, Number(kk), kk);

@@ -1,13 +1,14 @@
 // Console table (cli-table3): one row per strategy with the numbers people compare first.
 // Evidence recall is shown at the finest level the dataset has gold for (node, else page, else
-// doc), and the column header says which. In a terminal the table fits its width (reports/fit.ts:
+// doc), and the column header says which; document recall gets a column of its own when questions
+// left more than one document to choose from (the open setting). In a terminal the table fits its width (reports/fit.ts:
 // intervals condensed, then the least important columns hidden, with a note); colour only there.
 import { fitTable, type FitColumn } from './fit.ts';
 import { paint, wrapText } from './console.ts';
 import type { ReportInput } from './types.ts';
 import type { ConfidenceInterval, StrategySummary } from '../harness/summary/summary.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
-import { accuracyText, budgets, cacheLine, customMetricLines, pacingLine, skippedLine, duplicatesLine, errors, groundednessLines, indexLine, pricesSource, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, budgets, cacheLine, customMetricLines, pacingLine, skippedLine, duplicatesLine, errors, groundednessLines, indexLine, pricesSource, headlineLevel, showsDocRecall, openLine, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 
 /**
  * `value ±h` for the narrow console columns: h is the larger side of the interval, so the
@@ -57,6 +58,8 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
   const rate = (x: number | null | undefined, ci: ConfidenceInterval | undefined) => (x === null || x === undefined || !ci ? pct(x) : plusMinus(x, ci, pct, (h) => (h * 100).toFixed(1)));
   const recallOf = (s: StrategySummary) => (level ? s.retrieval[level] : null);
   const recallCi = (s: StrategySummary) => (level ? s.intervals?.[`retrieval.${level}.recall`] : undefined);
+  const docShown = showsDocRecall(strategies, level);
+  const docCi = (s: StrategySummary) => s.intervals?.['retrieval.doc.recall'];
   const cost = (s: StrategySummary) => usd(s.costPerQuestion, meta.priced);
   // Priority: what people compare first stays longest (accuracy, recall, $, p95, errors).
   // Marks in the strategy cell for what a number alone hides: a budget that ran out (its
@@ -71,6 +74,7 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
     col('accuracy', 1, (s) => accuracyText(s), (s) => (s.accuracy === null ? accuracyText(s) : rate(s.accuracy, s.intervals?.accuracy))),
     col('F1', 9, (s) => pct(s.f1, s.intervals?.f1), (s) => pct(s.f1)),
     col(level ? `${atK('recall', summary.k)} (${level})` : 'recall', 2, (s) => { const r = recallOf(s); return r ? pct(r.recall, recallCi(s)) : NA; }, (s) => { const r = recallOf(s); return r ? rate(r.recall, recallCi(s)) : NA; }),
+    ...(docShown ? [col(`doc ${atK('recall', summary.k)}`, 5, (s) => (s.retrieval.doc ? pct(s.retrieval.doc.recall, docCi(s)) : NA), (s) => (s.retrieval.doc ? rate(s.retrieval.doc.recall, docCi(s)) : NA))] : []),
     col('calls/q', 6, (s) => plusMinus(s.callsPerQuestion, s.intervals?.callsPerQuestion, num), (s) => num(s.callsPerQuestion)),
     col('tokens/q', 10, (s) => plusMinus(s.tokensPerQuestion, s.intervals?.tokensPerQuestion, num), (s) => num(s.tokensPerQuestion)),
     col('$/q', 3, (s) => plusMinus(s.costPerQuestion, s.intervals?.costPerQuestion, (v) => usd(v, meta.priced), usdHalfWidth(s.costPerQuestion)), cost),
@@ -89,6 +93,7 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
   const notes: string[] = [];
   if (level) notes.push(`recall: ${level}-level evidence recall${summary.k !== undefined ? ` in the top ${summary.k}` : ''}`);
   else notes.push(`recall not scored: ${unscoredRetrievalReason(strategies)}`);
+  if (docShown) notes.push(`doc recall: share of gold documents among the first ${summary.k ?? 'all'} distinct documents of the evidence (${openLine(strategies)})`);
   const budgeted = strategies.filter((s) => s.budgetExhaustedRecords > 0);
   if (budgeted.length) notes.push(`†: budget ran out (${budgeted.map((s) => `${s.strategy} ${s.budgetExhaustedRecords} of ${s.records}: ${budgets(s)}`).join('; ')}); those questions are scored on what the strategy had when it stopped`);
   const partial = strategies.filter(short);

@@ -17,6 +17,13 @@
 //          ranges of those nodes in the corpus; retrieved: each evidence item's page range (or its
 //          node's range in the corpus) expanded page by page, in evidence-rank order, deduplicated.
 //   doc  — gold: the evidence's docIds; retrieved: evidence docIds by rank, deduplicated.
+//          Document recall@k is the share of gold documents among the first k DISTINCT
+//          documents of the evidence in rank order (ten items from one filing are one document);
+//          a gold page or node id in the wrong document is no hit at any level, as every id is
+//          keyed by its docId.
+// `candidateDocuments` says how many documents the question left to choose from (recorded as
+// `candidateDocs`): where it is 1 (the closed setting) document recall only says whether any
+// evidence came back, and reports hide or mark it.
 // When only some gold items can be resolved to pages, page scores use the pages that are known.
 import type { Corpus, EvidenceItem, Question, RecordRetrieval, RetrievalScores, TreeNode } from '../types.ts';
 
@@ -210,6 +217,17 @@ export function scoreRetrieval(
   };
 }
 
+/**
+ * How many documents the question leaves the strategy to choose from: the documents it names
+ * that the corpus has (the closed setting: usually one), else the whole corpus (the open
+ * setting), as strategies/shared/docSelect.ts chooses.
+ */
+export function candidateDocuments(question: Pick<Question, 'docIds'>, corpus: Corpus): number {
+  const known = nodeIndex(corpus);
+  const named = new Set((question.docIds ?? []).filter((id) => known.has(id)));
+  return named.size > 0 ? named.size : known.size;
+}
+
 /** A record's evidence recall at the finest level it has gold for (node, else page, else doc). */
 export function headlineRecall(retrieval: RecordRetrieval | null | undefined): number | null {
   return retrieval?.node?.recall ?? retrieval?.page?.recall ?? retrieval?.doc?.recall ?? null;
@@ -238,7 +256,7 @@ export function scoreRetrievalAtK(
   const [first, ...rest] = cutoffs(k) as [number, ...number[]];
   // Field by field: a spread here gave every record's object a hidden class of its own.
   const atFirst = scoreRetrieval(question, evidence, corpus, { k: first });
-  const out: RecordRetrieval = { node: atFirst.node, page: atFirst.page, doc: atFirst.doc, k: first };
+  const out: RecordRetrieval = { node: atFirst.node, page: atFirst.page, doc: atFirst.doc, k: first, candidateDocs: candidateDocuments(question, corpus) };
   if (rest.length) out.at = Object.fromEntries(rest.map((kk) => [String(kk), scoreRetrieval(question, evidence, corpus, { k: kk })]));
   return out;
 }

@@ -172,7 +172,7 @@ function retrievalKey(r: RecordRetrieval): string | null {
   };
   let key = ids(r);
   if (key === null) return null;
-  key += `|${r.k}`;
+  key += `|${r.k}|${r.candidateDocs}`;
   for (const [k, v] of Object.entries(r.at ?? {})) {
     const part = ids(v);
     if (part === null) return null;
@@ -186,6 +186,7 @@ const RETRIEVALS = new Map<string, RecordRetrieval>();
 function sharedRetrieval(r: RecordRetrieval): RecordRetrieval {
   const out: RecordRetrieval = sharedLevels(r);
   if (r.k !== undefined) out.k = r.k;
+  if (r.candidateDocs !== undefined) out.candidateDocs = r.candidateDocs;
   if (r.at) out.at = Object.fromEntries(Object.entries(r.at).map(([k, v]) => [k, sharedLevels(v)]));
   const key = retrievalKey(out);
   if (key === null) return out;

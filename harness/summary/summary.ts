@@ -51,6 +51,12 @@ export interface RetrievalLevelSummary {
   /** Reciprocal rank without a cutoff (trec_eval `recip_rank`); null when the records predate it. */
   mrrUncut: number | null;
   ndcg: number;
+  /**
+   * Document level only: records whose question left more than one document to choose from
+   * (RecordRetrieval.candidateDocs > 1). 0 in the closed setting, where document recall only
+   * says whether any evidence came back; absent when the records predate candidateDocs.
+   */
+  openN?: number;
 }
 
 export interface LatencySummary {
@@ -330,6 +336,12 @@ function retrievalAtSummary(records: readonly RunRecord[]): StrategySummary['ret
   return out;
 }
 
+/** `openN` of the document level, when the records say how many documents each question left open. */
+function openCount(scored: readonly RunRecord[]): Pick<RetrievalLevelSummary, 'openN'> {
+  if (!scored.some((r) => typeof r.retrieval?.candidateDocs === 'number')) return {};
+  return { openN: scored.filter((r) => (r.retrieval?.candidateDocs ?? 0) > 1).length };
+}
+
 function nullableMean(values: number[]): number | null {
   return values.length === 0 ? null : mean(values);
 }
@@ -351,6 +363,7 @@ function summarizeStrategy(strategy: string, records: RunRecord[]): StrategySumm
             mrr: m(`retrieval.${level}.mrr`),
             mrrUncut: nullableMean(recordValues(scored, `retrieval.${level}.mrrUncut`)),
             ndcg: m(`retrieval.${level}.ndcg`),
+            ...(level === 'doc' ? openCount(scored) : {}),
           };
   }
 
@@ -526,6 +539,8 @@ export function flattenStrategySummary(s: StrategySummary): Array<[string, FlatV
     cols.push([`retrieval.${level}.n`, l ? l.n : 0]);
     for (const metric of RETRIEVAL_METRICS) cols.push([`retrieval.${level}.${metric}`, l ? l[metric] : null]);
   }
+  // Empty when the records predate candidateDocs; 0 in the closed setting.
+  cols.push(['retrieval.doc.openN', s.retrieval.doc?.openN ?? null]);
   cols.push(
     ['callsPerQuestion', s.callsPerQuestion],
     ['embedCallsPerQuestion', s.embedCallsPerQuestion],

@@ -6,7 +6,7 @@ import { toolCall } from '../trace.ts';
 import type { RunRecord, TraceStep } from '../../harness/types.ts';
 import type { StrategySummary } from '../../harness/summary/summary.ts';
 import type { ReportInput } from '../types.ts';
-import { accuracyText, customMetricLines, errors, groundednessNote, indexLine, headlineLevel, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, usd } from '../format.ts';
+import { accuracyText, customMetricLines, errors, groundednessNote, indexLine, headlineLevel, showsDocRecall, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, usd } from '../format.ts';
 import { boxPlot, colour, scatterChart, type ScatterPoint } from './charts.ts';
 import { createGzip, gzipSync } from 'node:zlib';
 import { once } from 'node:events';
@@ -84,7 +84,9 @@ export function compactRecord(r: RunRecord, title: (d: string, n: string) => str
 }
 
 function summaryTable(strategies: StrategySummary[], priced: boolean, level: ReturnType<typeof headlineLevel>): string {
-  const head = ['strategy', 'n', 'accuracy [95% CI]', 'F1', level ? `recall (${level})` : 'recall', 'calls/q', 'tokens/q', '$/q', 'p50', 'p95', 'errors'];
+  // Document recall beside the headline level when questions left documents to choose (open setting).
+  const doc = showsDocRecall(strategies, level);
+  const head = ['strategy', 'n', 'accuracy [95% CI]', 'F1', level ? `recall (${level})` : 'recall', ...(doc ? ['recall (doc)'] : []), 'calls/q', 'tokens/q', '$/q', 'p50', 'p95', 'errors'];
   const rows = strategies.map((s) => {
     const ci = s.intervals;
     const withCi = (v: number, c: { lo: number; hi: number } | undefined, f: (x: number) => string) => (c ? `${f(v)} [${f(c.lo)}, ${f(c.hi)}]` : f(v));
@@ -95,6 +97,7 @@ function summaryTable(strategies: StrategySummary[], priced: boolean, level: Ret
       withInterval(accuracyText(s)),
       withInterval(pct(s.f1, ci?.f1)),
       recall ? withInterval(pct(recall.recall, ci?.[`retrieval.${level!}.recall`])) : NA,
+      ...(doc ? [s.retrieval.doc ? withInterval(pct(s.retrieval.doc.recall, ci?.['retrieval.doc.recall'])) : NA] : []),
       withInterval(withCi(s.callsPerQuestion, ci?.callsPerQuestion, num)),
       withInterval(withCi(s.tokensPerQuestion, ci?.tokensPerQuestion, num)),
       withInterval(withCi(s.costPerQuestion, ci?.costPerQuestion, (v) => usd(v, priced))),
@@ -116,6 +119,7 @@ function charts(strategies: StrategySummary[], priced: boolean, level: ReturnTyp
     // Accuracy the rule could not measure (every gold ungradable) is not charted as zero.
     ...(strategies.some((s) => s.accuracy !== null) ? [{ key: 'accuracy' as const, label: 'accuracy', value: (s: StrategySummary) => s.accuracy ?? NaN }] : []),
     ...(level ? [{ key: `retrieval.${level}.recall` as const, label: `${level} recall`, value: (s: StrategySummary) => s.retrieval[level]?.recall ?? NaN }] : []),
+    ...(showsDocRecall(strategies, level) ? [{ key: 'retrieval.doc.recall' as const, label: 'doc recall', value: (s: StrategySummary) => s.retrieval.doc?.recall ?? NaN }] : []),
   ];
   const out: string[] = [];
   for (const yAxis of ys) {

@@ -22,7 +22,8 @@ function records(n: number): RunRecord[] {
       gold: [`gold ${i}`],
       scores: i % 17 === 0 ? null : scores,
       ...(i % 17 === 0 ? { error: 'boom' } : {}),
-      retrieval: { node: level(), page: level(), doc: level(), k: 10, at: { '5': { node: level(), page: level(), doc: level() } } },
+      // candidateDocs: absent (older records), 1 (closed) or 12 (open).
+      retrieval: { node: level(), page: level(), doc: level(), k: 10, ...(i % 4 === 0 ? {} : { candidateDocs: i % 4 === 1 ? 1 : 12 }), at: { '5': { node: level(), page: level(), doc: level() } } },
       calls: 2,
       inputTokens: 100 + i,
       outputTokens: 7,
@@ -82,7 +83,10 @@ describe('summary rows', () => {
     const swapped = summaryRecord(record({ strategy: 's', questionId: 'e', retrieval: { node: { ...level }, page: { ...level }, doc: null, k: 10 } }));
     expect(b.retrieval).toBe(a.retrieval);
     expect(Object.isFrozen(a.retrieval)).toBe(true);
-    for (const other of [otherK, withAt, swapped]) expect(other.retrieval).not.toBe(a.retrieval);
+    const open = summaryRecord(record({ strategy: 's', questionId: 'f', retrieval: { node: null, page: { ...level }, doc: { ...level }, k: 10, candidateDocs: 12 } }));
+    for (const other of [otherK, withAt, swapped, open]) expect(other.retrieval).not.toBe(a.retrieval);
+    expect(open.retrieval!.candidateDocs).toBe(12);
+    expect(a.retrieval!.candidateDocs).toBeUndefined();
     expect(otherK.retrieval!.k).toBe(5);
     expect(withAt.retrieval!.at!['5']!.doc).toBeNull();
     expect(swapped.retrieval!.node).toEqual(level);

@@ -9,18 +9,9 @@
 // that a question asks for. Questions go to a CSV (Question, Answer, Document) as aws-docs does.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { mulberry32 } from '../../harness/run/random.ts';
 
-/** mulberry32: a small seeded generator, enough for text. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = mulberry32;
 
 const SYLLABLES = ['ka', 'ven', 'lor', 'mi', 'tra', 'sol', 'dun', 'ese', 'quor', 'bal', 'thi', 'rem', 'os', 'pel', 'gar', 'ny', 'cal', 'fen', 'ud', 'zor', 'ite', 'mar', 'wen', 'sa'];
 const FUNCTION_WORDS = ['the', 'of', 'and', 'to', 'a', 'in', 'is', 'that', 'for', 'it', 'as', 'with', 'on', 'be', 'by', 'this', 'are', 'or', 'from', 'at', 'when', 'which', 'each', 'not'];

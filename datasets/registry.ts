@@ -692,10 +692,7 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
   }
   warnings.push(...drainTextWarnings());
   if (corpus.docs.length === 0) throw new DataError('the corpus has no documents', { field: cfg.corpus ? 'corpus.path' : 'dataset.path' });
-  if (questions.length === 0) {
-    const why = ds.questions.length ? ` (all ${ds.questions.length} name documents missing from the corpus)` : '';
-    throw new DataError(`the dataset has no questions${why}`, { field: 'dataset.path', file: ds.files[ds.files.length - 1] });
-  }
+  if (questions.length === 0) throw noQuestions(cfg, ds.files, notes, ds.questions.length, warnings[warnings.length - 1]);
   const running = select(questions);
   let identity: BenchmarkData['identity'];
   if (identityOf) {

@@ -53,7 +53,7 @@ export function configDiff(a: unknown, b: unknown, path = ''): ConfigChange[] {
 
 function shortValue(v: unknown, max = 40): string {
   if (v === undefined) return '(absent)';
-  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  const s = JSON.stringify(v) ?? String(v);
   return s.length > max ? `${s.slice(0, max - 1)}…` : s;
 }
 

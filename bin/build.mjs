@@ -20,11 +20,12 @@ const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 const res = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 if (res.status !== 0) process.exit(res.status ?? 1);
 await bundleCli(root);
-// The tokenizer's rank tables as JSON, which load several times faster than gpt-tokenizer's
-// JavaScript (harness/models/tokenizer.ts).
-const { rankTablesJson, RANKS_JSON_DIR } = await import('../harness/models/tokenizer.js');
-mkdirSync(RANKS_JSON_DIR, { recursive: true });
-for (const [name, json] of Object.entries(rankTablesJson())) writeFileSync(join(RANKS_JSON_DIR, `${name}.json`), json);
+// The tokenizer's rank tables as binary rank files, which load as a file read rather than a
+// parse of megabytes of gpt-tokenizer's JavaScript (harness/models/bpeRanks.ts).
+const { rankFiles, RANKS_DIR } = await import('../harness/models/tokenizer.js');
+rmSync(RANKS_DIR, { recursive: true, force: true });
+mkdirSync(RANKS_DIR, { recursive: true });
+for (const [name, bytes] of Object.entries(rankFiles())) writeFileSync(join(RANKS_DIR, `${name}.bin`), bytes);
 
 /** The checkout's commit and whether tracked files differ from it; nulls outside a git checkout. */
 function gitState() {

@@ -1,7 +1,7 @@
 // Token counting with OpenAI's BPE encodings (gpt-tokenizer, bundled ranks, no network).
 //
 // Why not just `encode(text).length`?
-//  - Building an encoder takes time and memory (o200k: ~150 ms and ~65 MB RSS with
+//  - Building an encoder used to take time and memory (o200k: ~150 ms and ~65 MB RSS with
 //    gpt-tokenizer; js-tiktoken, used before, took ~550 ms and ~135 MB), so encoders are built
 //    once per process, lazily, and `warmTokenizer()` lets the runner pay that before the first
 //    timed call. js-tiktoken stays the reference the tests check exact token ids against.
@@ -20,57 +20,36 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChatMessage } from '../types.ts';
+import { RankTable, encodeWithRanks, rankFileOf, type Vocabulary } from './bpeRanks.ts';
 
 export type EncodingName = 'o200k_base' | 'cl100k_base';
 
-/** The part of a gpt-tokenizer encoding module used here. */
-interface Bpe {
-  encode(text: string, options: { disallowedSpecial: Set<string> }): number[];
-}
-/**
- * An encoding's vocabulary: rank → the token's text, or its bytes when they are not whole UTF-8.
- * Token bytes come from here rather than from gpt-tokenizer's `decode`, whose UTF-8 decoder is
- * shared and streaming: a token sequence ending inside a character would leave bytes behind for
- * the next call.
- */
-type Vocabulary = ReadonlyArray<string | number[]>;
-
-// Rank tables (megabytes of text) are loaded when an encoder is first built, not at start-up:
+// Rank tables (megabytes) are loaded when an encoder is first built, not at start-up:
 // `treebench --help` and reports never count tokens. gpt-tokenizer ships them as JavaScript
-// (a 2.4 MB array literal for o200k) whose compiling was most of the cost of building an
-// encoder; `npm run build` writes them as JSON (rankTablesJson), which parses in a fraction of
-// that, and the encoder is built from those when they are there (the same GptEncoding over the
-// same ranks: test/harness/models/tokenizer-ranks.test.ts).
+// (a 2.4 MB array literal for o200k) whose compiling, and then building a Map of 200,000
+// strings from it, was most of a one-question run's fixed cost; `npm run build` writes each as
+// a binary rank file (bpeRanks.ts), which loads as typed-array views of one file read, and the
+// encoder runs over that (the same tokens: test/harness/models/tokenizer-ranks.test.ts). Token
+// bytes come from the rank file too, never from a shared streaming UTF-8 decoder that could
+// leave a partial character behind for the next call.
 const requireCjs = createRequire(import.meta.url);
-/** Where the build writes an encoding's ranks as JSON (bin/bundle.mjs). */
-export const RANKS_JSON_DIR = fileURLToPath(new URL('../../dist/tokenizer/', import.meta.url));
+/** Where the build writes an encoding's rank file (bin/build.mjs). */
+export const RANKS_DIR = fileURLToPath(new URL('../../dist/tokenizer/', import.meta.url));
 
-/** The ranks of both encodings, as the JSON files the build writes (name → text). */
-export function rankTablesJson(): Record<EncodingName, string> {
-  return { o200k_base: JSON.stringify(VOCABULARY.o200k_base()), cl100k_base: JSON.stringify(VOCABULARY.cl100k_base()) };
+/** The rank files of both encodings, as the build writes them (name → bytes). */
+export function rankFiles(): Record<EncodingName, Uint8Array> {
+  return { o200k_base: rankFileOf(VOCABULARY.o200k_base()), cl100k_base: rankFileOf(VOCABULARY.cl100k_base()) };
 }
 
-/** An encoder and its vocabulary from ranks parsed from JSON (holes would read back as null: there are none). */
-export function encodingFromRanks(name: EncodingName, ranks: Vocabulary): { bpe: Bpe; vocabulary: Vocabulary } {
-  const { GptEncoding } = requireCjs('gpt-tokenizer/cjs/GptEncoding') as { GptEncoding: { getEncodingApi(name: string, ranks: () => Vocabulary): Bpe } };
-  return { bpe: GptEncoding.getEncodingApi(name, () => ranks), vocabulary: ranks };
-}
-
-function loadEncoding(name: EncodingName): { bpe: Bpe; vocabulary: Vocabulary } {
-  let json: string | null = null;
+/** The encoding's rank table: the build's file, or (not built: tests and tsx run the sources) made from gpt-tokenizer's own vocabulary. */
+export function loadRanks(name: EncodingName): RankTable {
   try {
-    json = readFileSync(join(RANKS_JSON_DIR, `${name}.json`), 'utf8');
+    return new RankTable(readFileSync(join(RANKS_DIR, `${name}.bin`)));
   } catch {
-    // Not built (tests and tsx run the sources): gpt-tokenizer's own modules.
+    return new RankTable(rankFileOf(VOCABULARY[name]()));
   }
-  if (json !== null) return encodingFromRanks(name, JSON.parse(json) as Vocabulary);
-  return { bpe: BPE[name](), vocabulary: VOCABULARY[name]() };
 }
 
-const BPE: Record<EncodingName, () => Bpe> = {
-  o200k_base: () => requireCjs('gpt-tokenizer/cjs/encoding/o200k_base') as Bpe,
-  cl100k_base: () => requireCjs('gpt-tokenizer/cjs/encoding/cl100k_base') as Bpe,
-};
 /** The same arrays the encoding modules load (the module cache shares them). */
 const VOCABULARY: Record<EncodingName, () => Vocabulary> = {
   o200k_base: () => (requireCjs('gpt-tokenizer/cjs/bpeRanks/o200k_base') as { default: Vocabulary }).default,
@@ -81,8 +60,6 @@ const SPLIT_PATTERNS = (): Record<EncodingName, RegExp> => {
   const c = requireCjs('gpt-tokenizer/cjs/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp; CL100K_TOKEN_SPLIT_REGEX: RegExp };
   return { o200k_base: c.O200K_TOKEN_SPLIT_REGEX, cl100k_base: c.CL100K_TOKEN_SPLIT_REGEX };
 };
-/** Special-token strings (`<|endoftext|>`) inside documents are ordinary text, never an error. */
-const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 /** Pieces longer than this (UTF-16 units) are encoded in windows, see the header comment. */
 const MAX_PIECE_CHARS = 64;
@@ -108,8 +85,7 @@ export function encodingForModel(model?: string): EncodingName {
 
 interface Encoder {
   name: EncodingName;
-  bpe: Bpe;
-  vocabulary: Vocabulary;
+  ranks: RankTable;
   /** The encoding's piece regex (global, unicode); always used via matchAll (no shared lastIndex). */
   pattern: RegExp;
   pieceCounts: Map<string, number>;
@@ -136,8 +112,7 @@ function getEncoder(model?: string): Encoder {
   const name = encodingForModel(model);
   let enc = encoders.get(name);
   if (!enc) {
-    const { bpe, vocabulary } = loadEncoding(name);
-    enc = { name, bpe, vocabulary, pattern: new RegExp(SPLIT_PATTERNS()[name].source, 'gu'), pieceCounts: new Map(), lineCounts: new Map(), textCounts: new Map(), textChars: 0 };
+    enc = { name, ranks: loadRanks(name), pattern: new RegExp(SPLIT_PATTERNS()[name].source, 'gu'), pieceCounts: new Map(), lineCounts: new Map(), textCounts: new Map(), textChars: 0 };
     encoders.set(name, enc);
   }
   return enc;
@@ -150,7 +125,7 @@ export function warmTokenizer(model?: string): EncodingName {
 
 /** Encodes one piece as plain text: special-token strings in documents are ordinary text here. */
 function encodePiece(enc: Encoder, piece: string): number[] {
-  return enc.bpe.encode(piece, AS_TEXT);
+  return encodeWithRanks(enc.ranks, enc.pattern, piece);
 }
 
 /** Windows of at most MAX_PIECE_CHARS, never splitting a surrogate pair. */
@@ -261,14 +236,14 @@ export function encodeTokens(text: string, model?: string): number[] {
 }
 
 export function decodeTokens(tokens: number[], model?: string): string {
-  const vocabulary = getEncoder(model).vocabulary;
-  return Buffer.concat(tokens.map((t) => tokenBytes(vocabulary, t))).toString('utf8');
+  const ranks = getEncoder(model).ranks;
+  return Buffer.concat(tokens.map((t) => tokenBytes(ranks, t))).toString('utf8');
 }
 
-function tokenBytes(vocabulary: Vocabulary, token: number): Buffer {
-  const v = vocabulary[token];
+function tokenBytes(ranks: RankTable, token: number): Uint8Array {
+  const v = ranks.bytesOf(token);
   if (v === undefined) throw new RangeError(`token ${token} is not in the vocabulary`);
-  return typeof v === 'string' ? Buffer.from(v, 'utf8') : Buffer.from(v);
+  return v;
 }
 
 /**
@@ -283,8 +258,7 @@ function cleanCuts(enc: Encoder, piece: string): Array<[number, number]> {
   let charBytes = 0; // UTF-8 bytes of piece[0, char)
   let char = 0;
   for (let i = 0; i < tokens.length; i++) {
-    const v = enc.vocabulary[tokens[i]];
-    bytes += typeof v === 'string' ? Buffer.byteLength(v, 'utf8') : v.length;
+    bytes += enc.ranks.byteLength(tokens[i]!);
     while (charBytes < bytes && char < piece.length) {
       const cp = piece.codePointAt(char)!;
       charBytes += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;

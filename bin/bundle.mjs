@@ -8,8 +8,8 @@
 // Kept out of the bundle, loaded from node_modules at run time as before:
 //  - the optional peers (openai, pdfjs-dist, usearch, LanceDB, tsx): they may be absent, and
 //    their absence is a clear error at the point of use;
-//  - what the sources load through createRequire (gpt-tokenizer's rank tables, undici): esbuild
-//    leaves those calls alone.
+//  - what the sources load through createRequire (undici; gpt-tokenizer's vocabularies, which only
+//    a checkout running its sources reads): esbuild leaves those calls alone.
 import { build } from 'esbuild';
 import { cp, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';

@@ -1,4 +1,4 @@
-// Token counting with OpenAI's BPE encodings (gpt-tokenizer, bundled ranks, no network).
+// Token counting with OpenAI's BPE encodings (rank files built from gpt-tokenizer's, no network).
 //
 // Why not just `encode(text).length`?
 //  - Building an encoder used to take time and memory (o200k: ~150 ms and ~65 MB RSS with
@@ -41,24 +41,42 @@ export function rankFiles(): Record<EncodingName, Uint8Array> {
   return { o200k_base: rankFileOf(VOCABULARY.o200k_base()), cl100k_base: rankFileOf(VOCABULARY.cl100k_base()) };
 }
 
-/** The encoding's rank table: the build's file, or (not built: tests and tsx run the sources) made from gpt-tokenizer's own vocabulary. */
+/**
+ * The encoding's rank table: the build's file, or, in a checkout running its sources (tests, tsx),
+ * one made from gpt-tokenizer's vocabulary. gpt-tokenizer is a development dependency only: an
+ * installed package has the build's files and never loads it.
+ */
 export function loadRanks(name: EncodingName): RankTable {
+  const file = join(RANKS_DIR, `${name}.bin`);
+  let bytes: Uint8Array;
   try {
-    return new RankTable(readFileSync(join(RANKS_DIR, `${name}.bin`)));
+    bytes = readFileSync(file);
   } catch {
-    return new RankTable(rankFileOf(VOCABULARY[name]()));
+    try {
+      bytes = rankFileOf(VOCABULARY[name]());
+    } catch {
+      throw new Error(`the tokenizer's rank file ${file} is missing and gpt-tokenizer is not installed to make it: run \`npm run build\` in the treebench checkout`);
+    }
   }
+  return new RankTable(bytes);
 }
 
-/** The same arrays the encoding modules load (the module cache shares them). */
+/** gpt-tokenizer's vocabularies (rank → token text or bytes), from which the build writes the rank files. */
 const VOCABULARY: Record<EncodingName, () => Vocabulary> = {
   o200k_base: () => (requireCjs('gpt-tokenizer/cjs/bpeRanks/o200k_base') as { default: Vocabulary }).default,
   cl100k_base: () => (requireCjs('gpt-tokenizer/cjs/bpeRanks/cl100k_base') as { default: Vocabulary }).default,
 };
-/** The piece regexes of the two encodings (the same as tiktoken's `pat_str`). */
-const SPLIT_PATTERNS = (): Record<EncodingName, RegExp> => {
-  const c = requireCjs('gpt-tokenizer/cjs/encodingParams/constants') as { O200K_TOKEN_SPLIT_REGEX: RegExp; CL100K_TOKEN_SPLIT_REGEX: RegExp };
-  return { o200k_base: c.O200K_TOKEN_SPLIT_REGEX, cl100k_base: c.CL100K_TOKEN_SPLIT_REGEX };
+
+// The piece patterns of the two encodings: tiktoken's `pat_str`, with its case-insensitive
+// contraction group `(?i:'s|'t|…)` spelled out, since JavaScript regexes have no inline flags
+// (the same sources as gpt-tokenizer's: test/harness/models/tokenizer-ranks.test.ts).
+const CONTRACTION = String.raw`'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])`;
+export const SPLIT_PATTERNS: Record<EncodingName, string> = {
+  cl100k_base: String.raw`${CONTRACTION}|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+$|\s*[\r\n]|\s+(?!\S)|\s`,
+  o200k_base:
+    String.raw`[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?:${CONTRACTION})?` +
+    String.raw`|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?:${CONTRACTION})?` +
+    String.raw`|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
 };
 
 /** Pieces longer than this (UTF-16 units) are encoded in windows, see the header comment. */
@@ -112,7 +130,7 @@ function getEncoder(model?: string): Encoder {
   const name = encodingForModel(model);
   let enc = encoders.get(name);
   if (!enc) {
-    enc = { name, ranks: loadRanks(name), pattern: new RegExp(SPLIT_PATTERNS()[name].source, 'gu'), pieceCounts: new Map(), lineCounts: new Map(), textCounts: new Map(), textChars: 0 };
+    enc = { name, ranks: loadRanks(name), pattern: new RegExp(SPLIT_PATTERNS[name], 'gu'), pieceCounts: new Map(), lineCounts: new Map(), textCounts: new Map(), textChars: 0 };
     encoders.set(name, enc);
   }
   return enc;

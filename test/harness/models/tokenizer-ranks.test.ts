@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { RankTable, encodeWithRanks, rankFileOf } from '../../../harness/models/bpeRanks.ts';
-import type { EncodingName } from '../../../harness/models/tokenizer.ts';
+import { SPLIT_PATTERNS, type EncodingName } from '../../../harness/models/tokenizer.ts';
 
 const requireCjs = createRequire(import.meta.url);
 const TEXTS = [
@@ -21,7 +21,9 @@ describe('binary rank files', () => {
       const reference = requireCjs(`gpt-tokenizer/cjs/encoding/${name}`) as { encode(t: string, o: object): number[] };
       const original = (requireCjs(`gpt-tokenizer/cjs/bpeRanks/${name}`) as { default: Array<string | number[]> }).default;
       const c = requireCjs('gpt-tokenizer/cjs/encodingParams/constants') as Record<string, RegExp>;
-      const pattern = new RegExp((name === 'o200k_base' ? c.O200K_TOKEN_SPLIT_REGEX : c.CL100K_TOKEN_SPLIT_REGEX)!.source, 'gu');
+      // The piece pattern written out in tokenizer.ts is gpt-tokenizer's, character for character.
+      expect(SPLIT_PATTERNS[name]).toBe((name === 'o200k_base' ? c.O200K_TOKEN_SPLIT_REGEX : c.CL100K_TOKEN_SPLIT_REGEX)!.source);
+      const pattern = new RegExp(SPLIT_PATTERNS[name], 'gu');
       // Through a Buffer at an odd offset, as a pooled read could give it.
       const file = rankFileOf(original);
       const shifted = Buffer.alloc(file.length + 1);

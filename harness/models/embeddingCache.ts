@@ -15,11 +15,12 @@
 // rename at PACK_BYTES (or close) makes it readable; entries are never all held to be written at
 // once (a 23,000-chunk build held 13.6 MB of them, and then a joined copy: `npm run bench:scale`).
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, existsSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { safeOutput } from '../files/output.ts';
 import { sweepStaleTemps, tempPathFor, writeBuffers, writeViaTemp } from '../files/tempFiles.ts';
 import { makeDirectory } from '../files/makeDirectory.ts';
+import { fsyncDir } from '../files/atomicFile.ts';
 
 const MAGIC = Buffer.from('TBEMB1\n\0', 'latin1');
 const DENSE = 0xffffffff;
@@ -187,14 +188,21 @@ export class EmbeddingCache {
     }
   }
 
-  /** Finishes the pack being written (renamed into place: whole or absent) and makes its entries readable. */
+  /**
+   * Finishes the pack being written (renamed into place: whole or absent) and makes its entries
+   * readable. Its bytes reach the disk before the rename does: a pack carries no checksum, so after
+   * a power cut a renamed pack whose data blocks were never written would hand out wrong vectors.
+   * (One fsync per pack of up to 32 MB; the folder's after the rename, so the name stays too.)
+   */
   flush(): void {
     this.writePending();
     const p = this.packing;
     if (!p) return;
     try {
+      fsyncSync(p.fd);
       closeSync(p.fd);
       renameSync(p.tmp, p.path);
+      fsyncDir(this.dir);
     } catch (err) {
       this.abandonPack();
       throw err;

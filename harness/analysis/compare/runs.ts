@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.ts';
 import { resolveRunRef } from '../baselines.ts';
 import { latestRecords, RunStore, type RunManifest } from '../../run/store.ts';
 import type { RunRecord } from '../../types.ts';
-import { configDiffNote } from './configDiff.ts';
+import { configDiff, configDiffNote } from './configDiff.ts';
 
 export interface LoadedRun {
   /** What the user typed (a folder or a baseline name). */
@@ -80,8 +80,10 @@ export function comparability(a: RunManifest, b: RunManifest, names: [string, st
   if (a.embedder !== b.embedder) notes.push(`embedder: ${a.embedder} → ${b.embedder}`);
   if (a.configHash !== b.configHash) notes.push(configDiffNote(a.config, b.config));
   if ((a.code?.commit ?? null) !== (b.code?.commit ?? null)) notes.push(`code: ${short(a.code?.commit ?? undefined)} → ${short(b.code?.commit ?? undefined)}`);
-  const scoring = (m: RunManifest) => JSON.stringify((m.config as { scoring?: unknown } | null)?.scoring ?? null);
-  if (scoring(a) !== scoring(b)) notes.push(`scoring settings differ (${scoring(a)} → ${scoring(b)}): answer metrics may not be comparable`);
+  // The config note above gives the values; this one says what a scoring change means.
+  const scoring = (m: RunManifest) => (m.config as { scoring?: unknown } | null)?.scoring ?? null;
+  const scoringFields = configDiff(scoring(a), scoring(b), 'scoring').map((c) => c.path);
+  if (scoringFields.length) notes.push(`scoring settings differ (${scoringFields.join(', ')}): answer metrics may not be comparable`);
   if (a.model?.priced !== b.model?.priced) notes.push('only one run is priced: cost comparisons are skipped');
   if (!a.finishedAt) notes.push(`${na} did not finish`);
   if (!b.finishedAt) notes.push(`${nb} did not finish`);

@@ -46,4 +46,16 @@ describe('configDiff', () => {
     expect(comparability(a, b).notes).toContain('config differs: budget.calls: 24 → 6');
     expect(comparability(a, manifest({ configHash: 'h1', config: a.config })).notes.join(' ')).not.toMatch(/config differs/);
   });
+
+  it('a scoring change: its values once (the config note), and what it means once', () => {
+    const a = manifest({ configHash: 'h1', config: parsed({ strategies: ['vector'], scoring: { numericRelTol: 0.01 } }) });
+    const b = manifest({ configHash: 'h2', config: parsed({ strategies: ['vector'], scoring: { numericRelTol: 0.05 } }) });
+    const notes = comparability(a, b).notes;
+    expect(notes).toContain('config differs: scoring.numericRelTol: 0.01 → 0.05');
+    expect(notes).toContain('scoring settings differ (scoring.numericRelTol): answer metrics may not be comparable');
+    // No dump of the whole scoring section beside them.
+    expect(notes.join('\n')).not.toMatch(/\{"/);
+    const same = comparability(a, manifest({ configHash: 'h3', config: parsed({ strategies: ['vector'], scoring: { numericRelTol: 0.01 }, budget: { calls: 3 } }) })).notes;
+    expect(same.join(' ')).not.toMatch(/scoring settings differ/);
+  });
 });

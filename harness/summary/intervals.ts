@@ -21,7 +21,11 @@
 //     ratio estimator), which is what the summary's "mean over applicable records" estimates.
 //   - A continuous metric whose values are all equal gets the zero-width interval [v, v] (what
 //     the bootstrap would give); a rate that is all right or all wrong keeps its Wilson
-//     interval (over questions when clustered), since 5/5 correct is not certainty.
+//     interval (over questions when clustered), since 5/5 correct is not certainty. So does a
+//     score bounded by [0, 1] (F1, groundedness, retrieval recall, precision, MRR, nDCG) that
+//     sits at one bound on every record: recall 1 on all 40 questions is not certain recall 1
+//     either, and a [0, 1] score with mean μ varies no more than a rate μ, whose Wilson interval
+//     is then the honest one.
 // Intervals describe uncertainty from the sample of questions, not run-to-run model noise;
 // that is `repeatStats` (repeats.ts).
 import { isCustomMetric } from '../scoring/scorer.ts';
@@ -52,6 +56,11 @@ export interface IntervalOptions {
 
 /** Metrics that are a proportion of 0/1 outcomes per record: Wilson interval when unclustered. */
 export const PROPORTION_METRICS: ReadonlySet<MeanMetricPath> = new Set<MeanMetricPath>(['accuracy', 'exactMatch', 'numericMatch', 'yesNo', 'judgeAccuracy']);
+
+/** Scores bounded by [0, 1] per record (not 0/1 outcomes): a rate's interval when every value is at one bound. */
+function unitScore(path: MeanMetricPath): boolean {
+  return path === 'f1' || path === 'groundedness' || path === 'groundednessLexical' || path.startsWith('retrieval.');
+}
 
 const LATENCY_PERCENTILES = [
   ['latencyMs.p50', 0.5],
@@ -216,7 +225,8 @@ export function strategyIntervals(records: readonly RunRecord[], opts: IntervalO
     });
     if (values.length === 0) continue;
     // A custom scorer that only ever gives 0 or 1 is a proportion too (a pass rate).
-    const proportion = (PROPORTION_METRICS.has(path) || isCustomMetric(path)) && values.every((v) => v === 0 || v === 1);
+    const atOneBound = unitScore(path) && allEqual(values) && (values[0] === 0 || values[0] === 1);
+    const proportion = ((PROPORTION_METRICS.has(path) || isCustomMetric(path)) && values.every((v) => v === 0 || v === 1)) || atOneBound;
     if (proportion && !clustered) {
       const w = wilson(values.filter((v) => v === 1).length, values.length, alpha);
       out[path] = { lo: w.lo, hi: w.hi };

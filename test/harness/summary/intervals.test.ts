@@ -79,6 +79,24 @@ describe('strategyIntervals', () => {
     expect(ci.f1).toEqual({ lo: 0.5, hi: 0.5 });
   });
 
+  it('gives a [0, 1] score at one bound on every record a rate\'s interval, not [1, 1] or [0, 0]', () => {
+    // Recall 1 on all 40 questions and F1 0 everywhere: as uncertain as 40/40 and 0/40 right.
+    const recall = (v: number) => ({ recall: v, precision: v / 2, mrr: v, mrrUncut: v, ndcg: v });
+    const recs = Array.from({ length: 40 }, (_, i) => scored(`q${i}`, i % 2, 0, { retrieval: { node: recall(1), page: null, doc: null, k: 10 } as RunRecord['retrieval'] }));
+    const ci = strategyIntervals(recs, { seed: 1 });
+    const all = wilson(40, 40);
+    const none = wilson(0, 40);
+    expect(ci['retrieval.node.recall']).toEqual({ lo: all.lo, hi: all.hi });
+    expect(ci['retrieval.node.recall']!.lo).toBeLessThan(0.95);
+    expect(ci.f1).toEqual({ lo: none.lo, hi: none.hi });
+    expect(ci.f1!.hi).toBeGreaterThan(0.05);
+    // A constant inside the bounds is still a constant (precision 0.5 everywhere), and so is a count.
+    expect(ci['retrieval.node.precision']).toEqual({ lo: 0.5, hi: 0.5 });
+    // With repeats, the questions are the units: Wilson over 40, not over 120 records.
+    const tripled = [0, 1, 2].flatMap((repeat) => recs.map((r) => ({ ...r, repeat })));
+    expect(strategyIntervals(tripled, { seed: 1 })['retrieval.node.recall']).toEqual({ lo: all.lo, hi: all.hi });
+  });
+
   it('with repeats resamples whole questions (cluster bootstrap)', () => {
     const base = Array.from({ length: 40 }, (_, i) => scored(`q${i}`, i % 3 === 0 ? 1 : 0, (i % 9) / 9, { latencyMs: 20 + (i % 11) }));
     // The same outcomes three times: no new information about other questions.

@@ -8,7 +8,8 @@
 //    end like a clause (",", ";", ":" unless in capitals) or a sentence, is not a running header or footer (a text,
 //    digits folded, on the first or last three lines of a fifth of the pages), not a page number,
 //    not on a printed table-of-contents page nor among the entries of a TOC-like page elsewhere
-//    (an exhibit's own contents: toc.ts's tocLikeSpans) — and stands out: a larger font than the body
+//    (an exhibit's own contents: toc.ts's tocLikeSpans), not a figure's or table's caption
+//    ("Figure 2: …", "Table 4.1.", "TABLE II") with body text below it on its page — and stands out: a larger font than the body
 //    (x1.12), or bold where the body is not, or all capitals (at body size, or, on a page set in
 //    smaller type such as a statement or a table of figures, among the page's first three lines
 //    and at least the page's own size), or a numbering ("PART II",
@@ -76,6 +77,15 @@ interface Head {
   num: Numbering | null;
   line: number;
 }
+
+/**
+ * A figure's or table's caption or label: "Figure 2: …", "Fig. 3 — …", "Table 4.1.", "TABLE II",
+ * "Table 5-1 Specifications", "Figure 5" alone — the word, then a number (digits, a letter, a
+ * Roman numeral; dotted or dashed parts) ending there. Often set in the heading face; a section
+ * only when the table or figure ends its page (a statistical appendix's tables).
+ * ("4 Table Design" and "Tables and Figures" are not captions; "Exhibit 99.1" opens an exhibit.)
+ */
+const CAPTION = /^(?:fig(?:ure)?s?\.?|tab(?:le)?s?\.?|chart|graph|plate|listing|algorithm|scheme|diagram)\s+(?:\d+|[A-Z]|[IVXLC]+)(?:[.\-–]\d+)*[a-z]?(?=\s|[:.|—–-]|$)/i;
 
 /** Tokens that are figures: amounts, percentages, years, "(62)", "$", "~$7,255", "—". */
 const FIGURE = /^[~(]?[$€£]?[(]?\d[\d,.]*%?[)]?$|^[$€£%—–-]$|^\(?\d+\)?%?$/;
@@ -187,6 +197,10 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     page.forEach((l, i) => {
       styleAll.set(styleKey(l), (styleAll.get(styleKey(l)) ?? 0) + 1);
       if (!candidate(l)) return;
+      // 2b. a caption is no heading when the text goes on below it (a figure or table set among
+      // the prose); a table or figure that ends its page (a statistical appendix's tables: rows
+      // and small-type notes below the caption, nothing else) is a unit a reader looks up
+      if (CAPTION.test(l.text.trim()) && page.slice(i + 1).some((o) => !isRunning(o) && prose(o) && (!hasLayout || sizeBucket(o.size) >= body))) return;
       // 3a. a label row or column header inside a table of figures is no heading
       if (inTable.has(i) && !(hasLayout && l.size >= body * 1.3)) return;
       const span = opts.skipSpans?.get(l.page);

@@ -20,6 +20,11 @@ export function shape(nodes: TreeNode[]): Shape[] {
   return nodes.map((n) => (n.children.length ? [n.title, n.pages!, shape(n.children)] : [n.title, n.pages!]));
 }
 
+/** Every node's title, depth first. */
+export function titlesOf(nodes: TreeNode[]): string[] {
+  return nodes.flatMap((n) => [n.title, ...titlesOf(n.children)]);
+}
+
 export function find(nodes: TreeNode[], title: string): TreeNode | undefined {
   for (const n of nodes) {
     if (n.title === title) return n;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPdfTree, treeInvariantErrors } from '../../../datasets/treeBuild/index.ts';
 import type { StyledLine } from '../pdf-writer.ts';
-import { pdfContent, prose, shape } from './build-helpers.ts';
+import { pdfContent, prose, titlesOf } from './build-helpers.ts';
 
 const B = (text: string): StyledLine => ({ text, bold: true });
 
@@ -19,9 +19,7 @@ describe('captions', () => {
     const content = await pdfContent(pages);
     const { doc } = buildPdfTree(content, { docId: 'paper' });
     expect(treeInvariantErrors(doc.nodes, content.pageCount)).toEqual([]);
-    const titles: string[] = [];
-    const walk = (s: ReturnType<typeof shape>) => s.forEach((n) => { titles.push(n[0]); walk(n[2] ?? []); });
-    walk(shape(doc.nodes));
+    const titles = titlesOf(doc.nodes);
     expect(titles.filter((t) => /^(fig|table|figure)\b/i.test(t) && !/^Tables and/.test(t))).toEqual([]);
     // Sections that merely start with the words are still sections.
     expect(titles).toEqual(expect.arrayContaining(['1 Introduction', '2 Method', '2.1 Setup', '3 Results', '4 Table Design', 'Tables and Figures']));
@@ -46,9 +44,7 @@ describe('tables that are pages of their own', () => {
     const content = await pdfContent(pages);
     const { doc } = buildPdfTree(content, { docId: 'annual' });
     expect(treeInvariantErrors(doc.nodes, content.pageCount)).toEqual([]);
-    const titles: string[] = [];
-    const walk = (s: ReturnType<typeof shape>) => s.forEach((n) => { titles.push(n[0]); walk(n[2] ?? []); });
-    walk(shape(doc.nodes));
+    const titles = titlesOf(doc.nodes);
     expect(titles).toEqual(expect.arrayContaining(['Overview', 'Statistical Tables', 'Table G.1. Open market transactions, 2023']));
     expect(titles.some((t) => t.startsWith('Table G.2.'))).toBe(true);
     expect(titles.some((t) => t.startsWith('Table 1.'))).toBe(false);

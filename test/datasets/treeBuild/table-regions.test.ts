@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPdfTree, treeInvariantErrors } from '../../../datasets/treeBuild/index.ts';
 import type { StyledLine } from '../pdf-writer.ts';
-import { pdfContent, prose, shape } from './build-helpers.ts';
+import { pdfContent, prose, titlesOf } from './build-helpers.ts';
 
 const B = (text: string, size = 11): StyledLine => ({ text, size, bold: true });
 const row = (label: string, a: string, b: string, x = 90): StyledLine => ({ text: `${label} ${a} ${b}`, x });
@@ -29,9 +29,7 @@ describe('tables of figures', () => {
     const content = await pdfContent(pages);
     const { doc } = buildPdfTree(content, { docId: 'seg' });
     expect(treeInvariantErrors(doc.nodes, content.pageCount)).toEqual([]);
-    const titles: string[] = [];
-    const walk = (s: ReturnType<typeof shape>) => s.forEach((n) => { titles.push(n[0]); walk(n[2] ?? []); });
-    walk(shape(doc.nodes));
+    const titles = titlesOf(doc.nodes);
     expect(titles).toEqual(expect.arrayContaining(['Overview', 'Segment Results', 'Outlook', 'Liquidity']));
     expect(titles).not.toContain('Aerospace and Defense');
     expect(titles).not.toContain('Products');

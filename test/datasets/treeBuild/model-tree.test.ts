@@ -13,6 +13,8 @@ import { parseModelConfig } from '../../../harness/models/providers/registry.ts'
 import { validateConfig, type LoadedConfig } from '../../../harness/config/runConfig.ts';
 import { runBenchmark } from '../../../harness/run/runner.ts';
 import { OfflineReasoner } from '../../../harness/models/providers/offline.ts';
+import { render } from '../../../reports/index.ts';
+import { reportMeta } from '../../../reports/meta.ts';
 import type { DocTree, TreeNode } from '../../../harness/types.ts';
 import { chatCompletion, useFakeOpenAIServer, type RecordedRequest } from '../../helpers/fake-openai-server.ts';
 import { tmpFiles } from '../helpers.ts';
@@ -258,6 +260,10 @@ describe('model-built trees', () => {
     expect(out.manifest.corpus.trees![0]).toMatchObject({ source: 'model' });
     expect(out.records[0].callLog.every((c) => !String(c.task).startsWith('tree-'))).toBe(true);
     expect(chatRequests().length).toBe(calls);
+    // The reports say it, apart from $/q.
+    for (const format of ['md', 'table'] as const) {
+      expect(render(format, { summary: out.summary, meta: reportMeta(out.manifest) })).toMatch(/ingestion\W+1 of 1 tree\(s\) built by the model, 4 calls \(0 cached\), 4,400 tokens, \$0\.\d+ \(once per run, not in \$\/q\)/);
+    }
     // The next load of the config: the tree from the ingestion cache, 0 calls, counted as cached.
     const again = await loadBenchmarkData(loaded.config, loaded.baseDir, { quiet: true });
     expect(chatRequests().length).toBe(calls);

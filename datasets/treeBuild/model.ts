@@ -227,10 +227,27 @@ function sameTitle(x: string, y: string): boolean {
   return inter >= 0.8 * Math.min(A.size, B.size) && inter >= 0.5 * Math.max(A.size, B.size);
 }
 
+/** Each page's normalised lines joined (with and without spaces), to skip pages that cannot hold a title: the mapping looks on every page. */
+const pageWords = new WeakMap<PageLines[][], Array<{ spaced: string; compact: string }>>();
+
 /** The line of `page` that prints `title`, or -1. */
 function lineOf(index: PageLines[][], title: string, page: number): number {
+  const lines = index[page - 1];
+  if (!lines) return -1;
   const t = normalizeTitle(title);
-  const hit = index[page - 1]?.find((l) => sameTitle(t, l.norm));
+  let words = pageWords.get(index);
+  if (!words) {
+    words = index.map((ls) => {
+      const spaced = ` ${ls.map((l) => l.norm).join(' ')} `;
+      return { spaced, compact: spaced.replace(/ /g, '') };
+    });
+    pageWords.set(index, words);
+  }
+  // A line that matches holds at least half of the title's words, or all its letters run together.
+  const own = [...new Set(t.split(' '))];
+  const present = own.filter((w) => words[page - 1]!.spaced.includes(` ${w} `)).length;
+  if (present * 2 < own.length && !words[page - 1]!.compact.includes(t.replace(/ /g, ''))) return -1;
+  const hit = lines.find((l) => sameTitle(t, l.norm));
   return hit ? hit.line : -1;
 }
 

@@ -203,7 +203,7 @@ export async function estimateCost(opts: EstimateOptions): Promise<Estimate> {
 }
 
 /** What the model would do at ingestion that the estimate does not run, or null. */
-function ingestionNote(config: LoadedConfig['config']): Estimate['ingestion'] {
+export function ingestionNote(config: LoadedConfig['config']): Estimate['ingestion'] {
   const summaries = config.corpus?.summaries === 'model';
   const tree = config.corpus?.tree ?? 'auto';
   // Trees: only PDF corpora are built, and only a configured (not offline) model is asked.

@@ -12,6 +12,7 @@ import { ingestionModelFor } from '../../../harness/run/ingestionModel.ts';
 import { parseModelConfig } from '../../../harness/models/providers/registry.ts';
 import { validateConfig, type LoadedConfig } from '../../../harness/config/runConfig.ts';
 import { runBenchmark } from '../../../harness/run/runner.ts';
+import { ingestionNote } from '../../../harness/run/estimate.ts';
 import { OfflineReasoner } from '../../../harness/models/providers/offline.ts';
 import { render } from '../../../reports/index.ts';
 import { reportMeta } from '../../../reports/meta.ts';
@@ -231,6 +232,13 @@ describe('model-built trees', () => {
     expect(() => validateConfig({ ...base, model: modelSection() })).not.toThrow();
     const { file } = setup();
     await expect(ingestPdfs([{ file, docId: 'release' }], { tree: 'model', cacheDir: null, quiet: true })).rejects.toMatchObject({ field: 'corpus.tree' });
+  });
+
+  it('the estimate says model trees are not estimated, only where a model may build them', () => {
+    const base = { name: 't', dataset: { format: 'jsonl', path: 'q.jsonl' }, corpus: { format: 'pdf', path: 'pdfs' }, strategies: ['node-list'] };
+    expect(ingestionNote(validateConfig({ ...base, model: modelSection() }).config)).toMatchObject({ trees: 'auto', note: expect.stringMatching(/^trees the model builds at ingestion \(corpus.tree: auto, for documents whose offline tree is poor\) are not estimated/) });
+    expect(ingestionNote(validateConfig(base).config)).toBeNull();
+    expect(ingestionNote(validateConfig({ ...base, corpus: { ...base.corpus, tree: 'layout' }, model: modelSection() }).config)).toBeNull();
   });
 
   it('a run reports the model\'s tree calls as ingestion cost in its manifest, apart from per-question cost', async () => {

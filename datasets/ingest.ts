@@ -10,7 +10,12 @@
 //                                                  outline): rebuilding a tree with other options
 //                                                  extracts nothing
 //   trees/<sha256(file sha, builder version, options)>.json.gz   the built tree with its summaries
-//                                                  and the warnings building it gave
+//                                                  and the warnings building it gave (with a model
+//                                                  in reach, its settings are options too; a tree
+//                                                  the model built keeps what its calls cost)
+//   tree-model/                                    the model's replies (a response cache), when a
+//                                                  model was asked about a tree (corpus.tree: model,
+//                                                  or auto on a poor offline tree: treeBuild/withModel.ts)
 // Every cache file is written to a temporary name and renamed, so a killed run never leaves a
 // torn entry (its temporary file is swept by the next load); an unreadable entry is a miss (and
 // is overwritten). Document ids, titles and descriptions are not part of the cached tree: they
@@ -25,7 +30,11 @@ import { startProgress } from '../harness/run/progress.ts';
 import { sweepStaleTemps, writeViaTemp } from '../harness/files/tempFiles.ts';
 import { inputFileProblem } from '../harness/files/inputFile.ts';
 import { pageTextWarnings, readPdf, type PdfContent } from './pdf.ts';
-import { buildPdfTree, TREE_BUILDER_VERSION, type TreeBuildReport, type TreeChoice } from './treeBuild/index.ts';
+import { TREE_BUILDER_VERSION, type TreeBuildReport, type TreeChoice } from './treeBuild/index.ts';
+import { buildPdfTreeWithModel } from './treeBuild/withModel.ts';
+import { MODEL_TREE_VERSION } from './treeBuild/model.ts';
+import type { IngestionCalls, IngestionModel } from '../harness/run/ingestionModel.ts';
+import type { ModelTreeStats } from '../harness/types.ts';
 import { DataError, displayPath } from './errors.ts';
 import { addExtractiveSummaries, DEFAULT_SUMMARY_TOKENS, SUMMARIZER_VERSION, type SummaryMode } from './summaries.ts';
 
@@ -62,6 +71,11 @@ export interface IngestOptions {
   strict?: boolean;
   /** The setting that asked for `strict`, named by its error (e.g. corpus.strict). */
   strictField?: string;
+  /**
+   * The configured model, for `tree: model` and for `auto` on a poor offline tree
+   * (treeBuild/withModel.ts); absent or null: offline trees only (`tree: model` is then an error).
+   */
+  model?: IngestionModel | null;
 }
 
 export interface PdfSource {
@@ -83,7 +97,15 @@ interface CachedTree {
   summaries?: DocTree['summaries'];
   /** Warnings building it gave, with the PDF's path written as `{file}`. */
   warnings: string[];
+  /** Set when the model was asked about this tree: what its calls cost, and whether its tree was kept. */
+  model?: IngestionCalls & { built: boolean };
 }
+
+/** What one document's tree cost in model calls (null: the model was not asked). */
+type DocModelCost = (IngestionCalls & { built: boolean; failed: boolean; ms: number }) | null;
+
+/** Whether these options put the model in reach of the tree builder. */
+const modelInReach = (opts: IngestOptions): opts is IngestOptions & { model: IngestionModel } => Boolean(opts.model) && (opts.tree === undefined || opts.tree === 'auto' || opts.tree === 'model');
 
 /** Hex SHA-256 (cache keys: file contents, option sets). */
 export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
@@ -121,10 +143,12 @@ function treeOptionsKey(opts: IngestOptions): Record<string, unknown> {
     tree: opts.tree ?? 'auto',
     ignoreOutline: opts.ignoreOutline ?? false,
     summaries: extractive ? `${SUMMARIZER_VERSION}:${opts.summaryTokens ?? DEFAULT_SUMMARY_TOKENS}` : 'none',
+    // A model in reach changes what `auto` (and `model`) builds: its settings are part of the key.
+    ...(modelInReach(opts) ? { model: [MODEL_TREE_VERSION, opts.model.modelKey] } : {}),
   };
 }
 
-async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => void): Promise<{ doc: DocTree; cached: boolean; fileSha: string }> {
+async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => void): Promise<{ doc: DocTree; cached: boolean; fileSha: string; model: DocModelCost }> {
   // A FIFO or a device named as a PDF is refused before it is read (the read would never end).
   const problem = inputFileProblem(src.file);
   if (problem) throw new DataError(problem, { file: src.file });
@@ -143,7 +167,12 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
     return doc;
   };
   const hit = treeFile ? readGz<CachedTree>(treeFile) : null;
-  if (hit && Array.isArray(hit.nodes) && Array.isArray(hit.pages)) return { doc: finish(hit), cached: true, fileSha };
+  if (hit && Array.isArray(hit.nodes) && Array.isArray(hit.pages)) {
+    // A tree the model built, read back: its calls count as cached (tokens as then, no dollars now).
+    const m = hit.model;
+    const model: DocModelCost = m ? { calls: m.calls, cached: m.calls, inputTokens: m.inputTokens, outputTokens: m.outputTokens, costUsd: 0, built: m.built, failed: false, ms: 0 } : null;
+    return { doc: finish(hit), cached: true, fileSha, model };
+  }
 
   const contentFile = dir ? path.join(dir, 'content', `${fileSha}-${EXTRACTION_VERSION}.json.gz`) : null;
   let content = contentFile ? readGz<PdfContent>(contentFile) : null;
@@ -157,15 +186,26 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
   // Nothing to retrieve: a scan without OCR, or a PDF of images only. (Cached text stays cached.)
   if (content.pages.every((p) => p.trim() === '')) throw new DataError(`none of its ${content.pageCount} pages has extractable text (a scanned PDF? treebench does not OCR)`, { file: src.file });
   warnings.push(...pageTextWarnings(content, '{file}'));
-  const { doc: built, report } = buildPdfTree(content, {
-    docId: src.docId,
-    source: '{file}',
-    warnings,
-    ...(opts.tree ? { tree: opts.tree } : {}),
-    ...(opts.ignoreOutline ? { ignoreOutline: true } : {}),
-  });
+  const meter = modelInReach(opts) ? opts.model.meter() : null;
+  const t0 = performance.now();
+  const { doc: built, report, model: asked } = await buildPdfTreeWithModel(
+    content,
+    {
+      docId: src.docId,
+      source: '{file}',
+      warnings,
+      ...(opts.tree ? { tree: opts.tree } : {}),
+      ...(opts.ignoreOutline ? { ignoreOutline: true } : {}),
+    },
+    meter,
+  );
+  const model: DocModelCost = meter && asked ? { ...meter.cost(), built: asked.built, failed: !asked.built, ms: performance.now() - t0 } : null;
   // A printed table of contents entry that could not be found on the pages is left out, and said.
-  if (report.unlocated?.length) {
+  if (report.unlocated?.length && report.source === 'model') {
+    const n = report.unlocated.length;
+    const eg = report.unlocated.slice(0, 5).map((t) => `"${t}"`).join(', ');
+    warnings.push(`{file}: ${n} section title(s) the model gave were found on no page and were left out: ${eg}${n > 5 ? ', …' : ''}`);
+  } else if (report.unlocated?.length) {
     const n = report.unlocated.length;
     const eg = report.unlocated.slice(0, 5).map((t) => `"${t}"`).join(', ');
     warnings.push(`{file}: ${n} of ${report.tocEntries} table-of-contents entries could not be located on the pages and were left out: ${eg}${n > 5 ? ', …' : ''}`);
@@ -175,8 +215,11 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
   const entry: CachedTree = { nodes: built.nodes, pages: built.pages ?? content.pages, warnings, report };
   if (built.treeSource) entry.treeSource = built.treeSource;
   if (built.summaries) entry.summaries = built.summaries;
-  if (treeFile) writeGz(treeFile, entry);
-  return { doc: finish(entry), cached: false, fileSha };
+  if (model) entry.model = { calls: model.calls, cached: model.cached, inputTokens: model.inputTokens, outputTokens: model.outputTokens, costUsd: model.costUsd, built: model.built };
+  // A model that failed (a server that did not answer, a reply that could not be used) is asked
+  // again next time: its fallback is not cached (its replies are, in tree-model/).
+  if (treeFile && !model?.failed) writeGz(treeFile, entry);
+  return { doc: finish(entry), cached: false, fileSha, model };
 }
 
 /**
@@ -190,6 +233,9 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
  */
 export async function ingestPdfs(sources: PdfSource[], opts: IngestOptions = {}): Promise<{ docs: DocTree[]; stats: IngestStats }> {
   const t0 = performance.now();
+  if (opts.tree === 'model' && !opts.model) {
+    throw new DataError('corpus.tree: "model" builds trees with the configured model, and none is configured (model.provider is offline); configure a model or use corpus.tree: auto', { field: 'corpus.tree' });
+  }
   sweepIngestCache(opts.cacheDir);
   const progress = startProgress({ label: opts.label ?? 'reading PDFs', total: sources.length, unit: 'PDFs', secondary: 'pages', quiet: opts.quiet || sources.length === 0 });
   let extracted = 0;
@@ -240,10 +286,32 @@ export async function ingestPdfs(sources: PdfSource[], opts: IngestOptions = {})
   const duplicates = [...bySha.values()].filter((g) => g.docIds.length > 1);
   const fromCache = results.filter((r) => r.cached).length;
   const pages = results.reduce((n, r) => n + (r.doc.pages?.length ?? 0), 0);
+  const treeModel = modelTreeStats(results.map((r) => r.model));
   progress.done(
     extracted === 0 && sources.length > 0
       ? `nothing extracted (${fromCache} from the ingestion cache${fromCache < sources.length ? `, ${sources.length - fromCache} rebuilt from cached text` : ''})`
       : `${extracted} extracted, ${fromCache} from the ingestion cache${skipped.length ? `, ${skipped.length} skipped (unreadable)` : ''}`,
   );
-  return { docs: results.map((r) => r.doc), stats: { documents: results.length, pages, extracted, fromCache, ms: performance.now() - t0, ...(skipped.length ? { skipped } : {}), ...(duplicates.length ? { duplicates } : {}) } };
+  return {
+    docs: results.map((r) => r.doc),
+    stats: { documents: results.length, pages, extracted, fromCache, ms: performance.now() - t0, ...(skipped.length ? { skipped } : {}), ...(duplicates.length ? { duplicates } : {}), ...(treeModel ? { treeModel } : {}) },
+  };
+}
+
+/** The model's tree work over the documents it was asked about (null when it was asked about none). */
+function modelTreeStats(costs: DocModelCost[]): ModelTreeStats | null {
+  const asked = costs.filter((c): c is NonNullable<DocModelCost> => c !== null);
+  if (!asked.length) return null;
+  const sum = (f: (c: NonNullable<DocModelCost>) => number) => asked.reduce((n, c) => n + f(c), 0);
+  return {
+    documents: asked.length,
+    built: asked.filter((c) => c.built).length,
+    fallbacks: asked.filter((c) => c.failed).length,
+    calls: sum((c) => c.calls),
+    cached: sum((c) => c.cached),
+    inputTokens: sum((c) => c.inputTokens),
+    outputTokens: sum((c) => c.outputTokens),
+    costUsd: sum((c) => c.costUsd),
+    ms: sum((c) => c.ms),
+  };
 }

@@ -33,6 +33,9 @@ import { ingestPdfs, sha256, type IngestOptions, type IngestStats } from './inge
 import { ingestMarkdown } from './markdownIngest.ts';
 import { addExtractiveSummaries } from './summaries.ts';
 import { TREE_BUILDER_VERSION } from './treeBuild/index.ts';
+import { MODEL_TREE_VERSION } from './treeBuild/model.ts';
+import { ingestionModelFor, type IngestionModel, type IngestionModelConfig } from '../harness/run/ingestionModel.ts';
+import { parseModelConfig } from '../harness/models/providers/registry.ts';
 import { walkNodes } from './tree-utils.ts';
 
 export interface LoadedDataset {
@@ -110,6 +113,11 @@ export interface LoadDataOptions {
   ingestCache?: boolean;
   /** No progress lines on stderr (also: TREEBENCH_QUIET=1). */
   quiet?: boolean;
+  /**
+   * The model trees may be built with (corpus.tree: model, or auto on a poor offline tree);
+   * null: none. Default: the `model:` section of the config given, when it is not offline.
+   */
+  model?: IngestionModel | null;
 }
 
 /** PDF ingestion options from the corpus section (its defaults when there is none). */
@@ -125,7 +133,21 @@ export function ingestOptions(corpus: CorpusConfig | undefined, opts: LoadDataOp
     strict: c.strict ?? false,
     strictField: 'corpus.strict',
     ...(opts.quiet ? { quiet: true } : {}),
+    ...(opts.model && (c.tree === 'auto' || c.tree === 'model') ? { model: opts.model } : {}),
   };
+}
+
+/**
+ * The ingestion model of a full run config (its `model:`, `prices:` and `run.concurrency`), its
+ * replies cached in `tree-model/` of the ingestion cache; null when the config has no model
+ * section, an offline one, or a tree choice that never asks a model.
+ */
+function configuredModel(cfgInput: BenchmarkDataConfigInput, corpus: CorpusConfig | undefined, baseDir: string, opts: LoadDataOptions): IngestionModel | null {
+  const full = cfgInput as BenchmarkDataConfigInput & Partial<Pick<IngestionModelConfig, 'prices' | 'run'>> & { model?: unknown };
+  const c = corpus ?? corpusConfigSchema.parse({});
+  if (full.model === undefined || (c.tree !== 'auto' && c.tree !== 'model')) return null;
+  const cache = opts.ingestCache ?? c.cache;
+  return ingestionModelFor({ ...full, model: parseModelConfig(full.model) }, baseDir, cache ? path.resolve(c.cacheDir, 'tree-model') : null);
 }
 
 /** The bundled sample dataset, resolved from this module so it works from any working directory. */
@@ -621,7 +643,8 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     throw new DataError('a corpus with a path needs a format (native | pageindex | markdown | pdf | passages)', { field: 'corpus.format' });
   }
   const configured = cfg.corpus?.format !== undefined ? (cfg.corpus as CorpusConfig & { format: string }) : undefined;
-  const ingest = ingestOptions(cfg.corpus, opts);
+  const model = opts.model !== undefined ? opts.model : configuredModel(cfgInput, cfg.corpus, baseDir, opts);
+  const ingest = ingestOptions(cfg.corpus, { ...opts, model });
   const ds = await dsLoader.load(cfg.dataset, baseDir, { ...(opts.select ? { select: opts.select } : {}), ingest });
   let ingestStats = ds.ingest;
   const warnings = [...ds.warnings];
@@ -702,7 +725,7 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     // Where the files lie is not part of it (the same files elsewhere are the same corpus): the
     // section's paths are left out, each document's bytes are hashed under its docId.
     const { path: _path, cacheDir: _cacheDir, strict: _strict, ...sectionWithoutPath } = (configured ?? { format: cfg.dataset.format, path: cfg.dataset.path }) as { path?: unknown; cacheDir?: unknown } & Record<string, unknown>;
-    const corpusSection = { ...sectionWithoutPath, build: { ...ingest, cacheDir: undefined, quiet: undefined, strict: undefined, strictField: undefined, builder: TREE_BUILDER_VERSION } };
+    const corpusSection = { ...sectionWithoutPath, build: { ...ingest, cacheDir: undefined, quiet: undefined, strict: undefined, strictField: undefined, builder: TREE_BUILDER_VERSION, model: ingest.model ? [MODEL_TREE_VERSION, ingest.model.modelKey] : undefined } };
     const sourcesHash = () =>
       sha256(JSON.stringify({ corpus: corpusSection, docs: [...identityOf!.sources!].sort((a, b) => byCodeUnit(a.docId, b.docId)).map((d) => [d.docId, sha256(fs.readFileSync(d.file))]) }));
     identity = { questionsHash, corpusHash: identityOf.corpus ?? sourcesHash(), basis: 'source files' };

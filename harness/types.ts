@@ -409,6 +409,26 @@ export interface IngestStats {
   skipped?: SkippedDocument[];
   /** Byte-identical documents: each group's first is the one `corpus.duplicates: merge` keeps. */
   duplicates?: DuplicateDocuments[];
+  /** Trees the configured model was asked to build (corpus.tree: model, or auto on a poor offline tree): ingestion cost. */
+  treeModel?: ModelTreeStats;
+}
+
+/**
+ * What building trees with the model cost at ingestion. A tree read from the ingestion cache
+ * counts the calls that built it as cached (their tokens as then, no dollars now).
+ */
+export interface ModelTreeStats {
+  /** Documents the model was asked about. */
+  documents: number;
+  /** Of those, trees the model built (the others kept the offline tree, with a warning). */
+  built: number;
+  fallbacks: number;
+  calls: number;
+  cached: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  ms: number;
 }
 
 /** Documents whose files hold the same bytes (the first in load order, then its copies). */

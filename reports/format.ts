@@ -190,6 +190,18 @@ export function indexLine(meta: ReportMeta): string | null {
   return `corpus index: ${num(ix.chunks)} chunks, ${num(ix.embedCalls)} embedding calls, ${num(ix.inputTokens)} tokens${ix.estimated ? ' (estimated: the server reported no usage)' : ''}, ${cost} (once per run, not in $/q)`;
 }
 
+/** The model's work at ingestion (trees it built, summaries it wrote), or null when there was none. */
+export function ingestionLine(meta: ReportMeta): string | null {
+  const ing = meta.ingestion;
+  if (!ing) return null;
+  const cost = (c: { calls: number; cached: number; tokens: number; costUsd: number | null }) => `${num(c.calls)} calls (${num(c.cached)} cached), ${num(c.tokens)} tokens, ${c.costUsd === null ? 'unpriced' : usd(c.costUsd, true)}`;
+  const parts = [
+    ...(ing.trees ? [`${num(ing.trees.built)} of ${num(ing.trees.documents)} tree(s) built by the model, ${cost(ing.trees)}`] : []),
+    ...(ing.summaries ? [`${num(ing.summaries.nodes)} node summaries written by the model, ${cost(ing.summaries)}`] : []),
+  ];
+  return parts.length ? `ingestion: ${parts.join('; ')} (once per run, not in $/q)` : null;
+}
+
 /**
  * Lines for the custom scorers' metrics (`scoring.scorers`): one per metric, each strategy's
  * mean with its interval and n; empty when no scorer ran. Values are in the scorer's own units.

@@ -3,7 +3,7 @@
 import { RETRIEVAL_LEVELS, type ConfidenceInterval, type StrategySummary } from '../harness/summary/summary.ts';
 import type { ReportInput } from './types.ts';
 import { forDocument } from '../harness/text/terminal.ts';
-import { accuracyText, budgets, customMetricLines, cacheLine, pacingLine, skippedLine, duplicatesLine, groundednessNote, indexLine, pricesSource, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, openLine, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, budgets, customMetricLines, cacheLine, pacingLine, skippedLine, duplicatesLine, groundednessNote, indexLine, ingestionLine, pricesSource, errors, ms, modelLabel, NA, num, OFFLINE_LABEL, openLine, orderedStrategies, pct, score, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 import type { TagSummary } from '../harness/summary/tags.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
 
@@ -196,6 +196,8 @@ export function renderMarkdown({ summary, meta }: ReportInput): string {
   if (meta.embedder) metaLines.push(`- **embedder**: ${escapeMarkdown(meta.embedder)}`);
   const index = indexLine(meta);
   if (index) metaLines.push(`- **${escapeMarkdown(index.slice(0, index.indexOf(':')))}**${escapeMarkdown(index.slice(index.indexOf(':')))}`);
+  const ingestion = ingestionLine(meta);
+  if (ingestion) metaLines.push(`- **ingestion**${escapeMarkdown(ingestion.slice('ingestion'.length))}`);
   if (meta.seed !== undefined) metaLines.push(`- **seed**: ${meta.seed}`);
   if (meta.codeVersion) metaLines.push(`- **code**: ${escapeMarkdown(meta.codeVersion)}`);
   metaLines.push(`- **started**: ${meta.startedAt}${meta.finishedAt ? `, **finished**: ${meta.finishedAt}` : ' (not finished)'}`);

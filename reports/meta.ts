@@ -38,6 +38,14 @@ export function reportMeta(manifest: RunManifest): ReportMeta {
   const ix = manifest.index;
   if (ix) meta.index = { chunks: ix.chunks, embedCalls: ix.embedCalls, inputTokens: ix.inputTokens, estimated: Boolean(ix.estimated), costUsd: ix.priced === false || ix.costUsd === undefined ? null : ix.costUsd };
   if (manifest.scorers?.length) meta.scorers = manifest.scorers.map((s) => ({ name: s.name, higherIsBetter: s.higherIsBetter, ...(s.description ? { description: s.description } : {}) }));
+  const ing = manifest.ingestion;
+  const dollars = (usd: number) => (manifest.model.priced ? usd : null);
+  if (ing?.trees || ing?.summaries) {
+    meta.ingestion = {
+      ...(ing.trees ? { trees: { documents: ing.trees.documents, built: ing.trees.built, calls: ing.trees.calls, cached: ing.trees.cached, tokens: ing.trees.inputTokens + ing.trees.outputTokens, costUsd: dollars(ing.trees.costUsd) } } : {}),
+      ...(ing.summaries ? { summaries: { nodes: ing.summaries.nodes, calls: ing.summaries.calls, cached: ing.summaries.cached, tokens: ing.summaries.inputTokens + ing.summaries.outputTokens, costUsd: dollars(ing.summaries.costUsd) } } : {}),
+    };
+  }
   const code = manifest.code;
   if (code) meta.codeVersion = `${code.version}${code.commit ? ` (${code.commit.slice(0, 12)}${code.dirty ? ', dirty' : ''})` : ''}`;
   return meta;

@@ -8,7 +8,7 @@ import { paint, wrapText } from './console.ts';
 import type { ReportInput } from './types.ts';
 import type { ConfidenceInterval, StrategySummary } from '../harness/summary/summary.ts';
 import { atK, judgeLines, tokenNotes } from './judge.ts';
-import { accuracyText, budgets, cacheLine, customMetricLines, pacingLine, skippedLine, duplicatesLine, errors, groundednessLines, indexLine, pricesSource, headlineLevel, showsDocRecall, openLine, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
+import { accuracyText, budgets, cacheLine, customMetricLines, pacingLine, skippedLine, duplicatesLine, errors, groundednessLines, indexLine, ingestionLine, pricesSource, headlineLevel, showsDocRecall, openLine, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, unscoredRetrievalReason, usd } from './format.ts';
 
 /**
  * `value ±h` for the narrow console columns: h is the larger side of the interval, so the
@@ -123,6 +123,8 @@ export function renderTable({ summary, meta, width = Infinity, color = false }: 
   notes.push(...tokenNotes(summary));
   const index = indexLine(meta);
   if (index) notes.push(index);
+  const ingestion = ingestionLine(meta);
+  if (ingestion) notes.push(ingestion);
   if (meta.offline) notes.push('offline reasoner: these numbers measure the harness and retrieval, not LLM answer quality');
   lines.push(...[...notes, ...judgeLines(strategies, meta.priced), ...groundednessLines(strategies, meta.priced), ...customMetricLines(strategies, meta.scorers)].flatMap((n) => wrapText(n, width)));
   const repeatLines = strategies.map((s) => repeatLine(s)).filter((l): l is string => l !== null);

@@ -47,6 +47,14 @@ export interface ReportMeta {
   parameters?: ParameterTable;
   /** The corpus index's embedding: once per run, in no question's cost (manifest.index). */
   index?: { chunks: number; embedCalls: number; inputTokens: number; estimated: boolean; costUsd: number | null };
+  /**
+   * Model work at ingestion, once per run, in no question's cost (manifest.ingestion): trees the
+   * model built, node summaries it wrote. Dollars are null when the model is unpriced.
+   */
+  ingestion?: {
+    trees?: { documents: number; built: number; calls: number; cached: number; tokens: number; costUsd: number | null };
+    summaries?: { nodes: number; calls: number; cached: number; tokens: number; costUsd: number | null };
+  };
   /** Custom scorers (`scoring.scorers`): their names, descriptions and directions. */
   scorers?: Array<{ name: string; description?: string; higherIsBetter: boolean }>;
 }

@@ -35,7 +35,8 @@ async function cmdEstimate(args: EstimateArgs): Promise<number> {
   process.env.TREEBENCH_QUIET = '1';
   let data: Awaited<ReturnType<typeof loadBenchmarkData>>;
   try {
-    data = await loadBenchmarkData(loaded.config, loaded.baseDir, { select: (qs) => selectQuestions(qs, limit) });
+    // The estimate never spends: trees are built offline here (a model-built tree is ingestion, noted apart).
+    data = await loadBenchmarkData(loaded.config, loaded.baseDir, { select: (qs) => selectQuestions(qs, limit), model: null });
   } finally {
     if (was === undefined) delete process.env.TREEBENCH_QUIET;
     else process.env.TREEBENCH_QUIET = was;

@@ -113,6 +113,12 @@ async function cmdRun(args: RunArgs): Promise<number> {
   const extra = (format: string) => ({ nodeTitle: nodeTitles(data.corpus), ...(format === 'html' ? { records: recordsInRunOrder(store, outcome.manifest) } : {}) });
   await writeReportFiles(store, loaded.config.reports, (format) => ({ summary: outcome.summary, meta, ...extra(format) }));
   printReport(render(args.format, { summary: outcome.summary, meta, ...extra(args.format), ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
+  const trees = outcome.manifest.ingestion?.trees;
+  if (trees) {
+    const dollars = outcome.manifest.model.priced ? `$${trees.costUsd.toFixed(4)}` : 'unpriced';
+    const fell = trees.fallbacks ? `, ${trees.fallbacks} kept the offline tree (see warnings)` : '';
+    process.stderr.write(`ingestion: ${trees.built} of ${trees.documents} tree(s) built by the model${fell}, ${trees.calls} calls (${trees.cached} cached), ${trees.inputTokens + trees.outputTokens} tokens, ${dollars}; not in $/q (manifest.json ingestion.trees)\n`);
+  }
   const sums = outcome.manifest.ingestion?.summaries;
   if (sums) {
     // Ingestion cost is the run's, not any question's: it is not in $/q.

@@ -6,7 +6,8 @@
 // up to 3 pages) on more than one page; else page groups. A forced source that yields nothing
 // falls back to page groups, and the report says why. No level of a toc or layout tree has more
 // than MAX_HEADING_FANOUT children (fanout.ts); the reason says when the cap regrouped one.
-// Every tree keeps the invariants checked by treeInvariantErrors.
+// Every tree keeps the invariants checked by treeInvariantErrors. Trees built by the model
+// (corpus.tree: model, or `auto` when this tree is poor) are withModel.ts's: this module is offline.
 import type { DocTree, TreeNode } from '../../harness/types.ts';
 import type { PdfContent } from './types.ts';
 import { assembleTree, type Heading } from './assemble.ts';
@@ -21,9 +22,12 @@ import { findToc, locateToc, tocLikeSpans } from './toc.ts';
 /** Bump whenever the trees built for the same content change (caches key on it). */
 export const TREE_BUILDER_VERSION = '4';
 
-export type TreeSource = 'outline' | 'toc' | 'layout' | 'pages';
+/** The offline builders. */
+export type OfflineSource = 'outline' | 'toc' | 'layout' | 'pages';
+/** `model`: built by the configured model (model.ts, through withModel.ts). */
+export type TreeSource = OfflineSource | 'model';
 export type TreeChoice = 'auto' | TreeSource;
-export const TREE_CHOICES: readonly TreeChoice[] = ['auto', 'outline', 'toc', 'layout', 'pages'];
+export const TREE_CHOICES: readonly TreeChoice[] = ['auto', 'outline', 'toc', 'layout', 'pages', 'model'];
 
 export interface TreeBuildOptions {
   docId: string;
@@ -31,7 +35,7 @@ export interface TreeBuildOptions {
   description?: string;
   /** The PDF's path, for messages and `DocTree.source`. */
   source?: string;
-  /** Which builder to use; `auto` (default) chooses per document. */
+  /** Which builder to use; `auto` (default) chooses per document. `model` builds offline as `auto` here (withModel.ts asks the model). */
   tree?: TreeChoice;
   /** Do not use the bookmarks (to measure the other builders against them). */
   ignoreOutline?: boolean;
@@ -65,7 +69,7 @@ type Builder = (content: PdfContent, opts: TreeBuildOptions) => Attempt;
 
 const MIN_TOC_LOCATED = 3;
 
-const BUILDERS: Record<TreeSource, Builder> = {
+const BUILDERS: Record<OfflineSource, Builder> = {
   outline: (content, opts) => {
     if (opts.ignoreOutline) return { nodes: null, note: 'outline ignored' };
     const r = outlineTree(content);
@@ -100,7 +104,7 @@ const BUILDERS: Record<TreeSource, Builder> = {
 };
 
 /** The tree of these headings, no level wider than MAX_HEADING_FANOUT (fanout.ts), and what the cap did ("" if nothing). */
-function cappedTree(headings: Heading[], content: PdfContent): { nodes: TreeNode[]; note: string } {
+export function cappedTree(headings: Heading[], content: PdfContent): { nodes: TreeNode[]; note: string } {
   const stats = emptyFanoutStats();
   const nodes = groupWideLevels(assembleTree(promoteWideLevels(headings, content, stats), content.pages), stats);
   const note = describeFanout(stats);
@@ -135,14 +139,14 @@ function innerHeadings(toc: Heading[], layout: Heading[], pageCount: number): He
   return out;
 }
 
-const AUTO_ORDER: TreeSource[] = ['outline', 'toc', 'layout', 'pages'];
+const AUTO_ORDER: OfflineSource[] = ['outline', 'toc', 'layout', 'pages'];
 
 export function buildPdfTree(content: PdfContent, opts: TreeBuildOptions): { doc: DocTree; report: TreeBuildReport } {
   const choice = opts.tree ?? 'auto';
-  const order: TreeSource[] = choice === 'auto' ? AUTO_ORDER : choice === 'pages' ? ['pages'] : [choice, 'pages'];
+  const order: OfflineSource[] = choice === 'auto' || choice === 'model' ? AUTO_ORDER : choice === 'pages' ? ['pages'] : [choice, 'pages'];
   const notes: string[] = [];
   let extra: Partial<TreeBuildReport> = {};
-  let source: TreeSource = 'pages';
+  let source: OfflineSource = 'pages';
   let nodes: TreeNode[] = [];
   for (const s of order) {
     const a = BUILDERS[s](content, opts);

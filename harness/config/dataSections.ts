@@ -20,7 +20,8 @@
 //     docIdFrom: filename | field  # pageindex: file name or doc_name; markdown and pdf: file name only
 //     pdfText: auto | off          # pageindex: attach page texts from <name>.pdf beside <name>_structure.json (default auto)
 //     pdf: file or folder          # pageindex: where the PDFs are, when not beside the trees
-//     tree: auto | outline | toc | layout | pages   # PDFs: which structure to build (default auto)
+//     tree: auto | outline | toc | layout | pages | model   # PDFs: which structure to build (default auto;
+//                                  # model: built by the configured model, docs/trees.md)
 //     ignoreOutline: false         # PDFs: build as if there were no bookmarks
 //     summaries: auto | none | extractive | model  # node summaries where a tree has none
 //     summaryTokens: 60            # bound on a generated summary
@@ -203,8 +204,12 @@ export const corpusConfigSchema = z
     pdfText: z.enum(['auto', 'off']).default('auto'),
     /** PageIndex: the PDF (one tree) or a folder of `<docId>.pdf`, instead of the tree's own folder. */
     pdf: z.string().min(1).optional(),
-    /** PDFs: `auto` (outline if plausible, else printed table of contents, else layout headings, else page groups) or one source. */
-    tree: z.enum(['auto', 'outline', 'toc', 'layout', 'pages']).default('auto'),
+    /**
+     * PDFs: `auto` (outline if plausible, else printed table of contents, else layout headings,
+     * else page groups; then, with a real model configured, the model's tree when that offline
+     * tree is poor) or one source. `model` needs a model that is not offline (datasets/treeBuild/model.ts).
+     */
+    tree: z.enum(['auto', 'outline', 'toc', 'layout', 'pages', 'model']).default('auto'),
     /** PDFs: build as if the file had no bookmarks (to measure the builder against them). */
     ignoreOutline: z.boolean().default(false),
     /**

@@ -268,6 +268,10 @@ export function validateConfig(
   }
   const config = parsed.data;
   const errors: string[] = [];
+  // A tree built by the model needs a model: the offline reasoner cannot read pages.
+  if (config.corpus?.tree === 'model' && config.model.provider === 'offline') {
+    errors.push(`  ${where(['corpus', 'tree'])} corpus.tree: "model" builds trees with the configured model, and model.provider is "offline"; configure a model (model.provider: openai, model.model: …) or use corpus.tree: auto`);
+  }
   const strategies: StrategySpec[] = [];
   const sources: Record<string, string> = {};
   const hashFile = (abs: string) => (sources[relative(baseDir, abs) || abs] = createHash('sha256').update(readFileSync(abs)).digest('hex'));

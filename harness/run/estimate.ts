@@ -71,8 +71,11 @@ export interface Estimate {
    * Their dollars are in each strategy's dollars too, as a run's records count them.
    */
   queryEmbedding: { calls: number; inputTokens: number; dollars: number | null };
-  /** Model-written node summaries (corpus.summaries: model), when the config asks for them: not run by the estimate. */
-  ingestion: { summaries: 'model'; note: string } | null;
+  /**
+   * Ingestion work by the model (corpus.summaries: model; trees the model may build: corpus.tree
+   * model, or auto with a model configured), when the config asks for any: not run by the estimate.
+   */
+  ingestion: { summaries?: 'model'; trees?: 'model' | 'auto'; note: string } | null;
 }
 
 /** Runs the dry run. Throws UsageError for an unknown --strategies id or an empty selection. */
@@ -195,8 +198,23 @@ export async function estimateCost(opts: EstimateOptions): Promise<Estimate> {
     }),
     embedding: { embedder: config.embedder, chunks: chunks.length, inputTokens: embedTokens, dollars: embedPrice ? (embedPrice.priced ? embedPrice.costUsd : null) : 0 },
     queryEmbedding: { ...queries, dollars: remoteEmbedder ? priceOrNull(prices, embedModel, queries.inputTokens) : 0 },
-    ingestion: config.corpus?.summaries === 'model' ? { summaries: 'model', note: 'node summaries written by the model at ingestion are not estimated (one call per node without a summary; cached after the first run)' } : null,
+    ingestion: ingestionNote(config),
   };
+}
+
+/** What the model would do at ingestion that the estimate does not run, or null. */
+export function ingestionNote(config: LoadedConfig['config']): Estimate['ingestion'] {
+  const summaries = config.corpus?.summaries === 'model';
+  const tree = config.corpus?.tree ?? 'auto';
+  // Trees: only PDF corpora are built, and only a configured (not offline) model is asked.
+  const pdfs = config.corpus?.format === 'pdf' || config.dataset.format === 'financebench';
+  const trees = pdfs && config.model.provider !== 'offline' && (tree === 'model' || tree === 'auto') ? tree : null;
+  if (!summaries && !trees) return null;
+  const notes = [
+    ...(summaries ? ['node summaries written by the model at ingestion are not estimated (one call per node without a summary; cached after the first run)'] : []),
+    ...(trees ? [`trees the model builds at ingestion (corpus.tree: ${trees}${trees === 'auto' ? ', for documents whose offline tree is poor' : ''}) are not estimated (a few calls per document, more for long ones; cached after the first run)`] : []),
+  ];
+  return { ...(summaries ? { summaries: 'model' as const } : {}), ...(trees ? { trees } : {}), note: notes.join('; ') };
 }
 
 function priceOrNull(prices: PriceTable, model: string, inputTokens: number): number | null {

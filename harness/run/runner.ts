@@ -163,6 +163,12 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const COMPILED = import.meta.url.endsWith('.js');
 
 
+/** The manifest's ingestion section: PDF extraction, trees the model built, model-written summaries. */
+function ingestionOf(data: BenchmarkData, summaryCost: IngestionCost | null): NonNullable<RunManifest['ingestion']> {
+  const { treeModel, ...pdf } = data.ingest ?? {};
+  return { ...(data.ingest ? { pdf: pdf as NonNullable<RunManifest['ingestion']>['pdf'] } : {}), ...(treeModel ? { trees: treeModel } : {}), ...(summaryCost ? { summaries: summaryCost } : {}) };
+}
+
 /** The corpus hash, reporting its documents as phase `fingerprint`. */
 function fingerprint(docs: DocTree[], onProgress: RunOptions['onProgress']): string {
   const t0 = performance.now();
@@ -277,7 +283,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
             }
           : {}),
       },
-      ...(data.ingest || summaryCost ? { ingestion: { ...(data.ingest ? { pdf: data.ingest } : {}), ...(summaryCost ? { summaries: summaryCost } : {}) } } : {}),
+      ...(data.ingest || summaryCost ? { ingestion: ingestionOf(data, summaryCost) } : {}),
       code: codeVersion(PACKAGE_ROOT, COMPILED),
       model: {
         provider: config.model.provider,

@@ -34,8 +34,10 @@ export interface RunManifest {
     /** Per document, how its tree was made (present when any tree was built from a PDF). */
     trees?: Array<{ docId: string; source: string | null; nodes: number; depth: number; summaries?: string; reason?: string; unlocated?: number }>;
   };
-  /** Ingestion work, kept apart from per-question cost: PDF extraction and model-written summaries. */
+  /** Ingestion work, kept apart from per-question cost: PDF extraction, trees the model built and model-written summaries. */
   ingestion?: {
+    /** Trees built by the configured model (corpus.tree: model, or auto on a poor offline tree). */
+    trees?: import('../types.ts').ModelTreeStats;
     pdf?: { documents: number; pages: number; extracted: number; fromCache: number; ms: number; skipped?: import('../types.ts').SkippedDocument[]; duplicates?: import('../types.ts').DuplicateDocuments[] };
     summaries?: { nodes: number; calls: number; cached: number; inputTokens: number; outputTokens: number; costUsd: number; fallbacks: number; ms: number };
   };

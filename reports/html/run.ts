@@ -6,7 +6,7 @@ import { toolCall } from '../trace.ts';
 import type { RunRecord, TraceStep } from '../../harness/types.ts';
 import type { StrategySummary } from '../../harness/summary/summary.ts';
 import type { ReportInput } from '../types.ts';
-import { accuracyText, customMetricLines, errors, groundednessNote, indexLine, headlineLevel, showsDocRecall, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, usd } from '../format.ts';
+import { accuracyText, customMetricLines, errors, groundednessNote, indexLine, ingestionLine, headlineLevel, showsDocRecall, ms, modelLabel, NA, num, orderedStrategies, pct, ungradableNote, usd } from '../format.ts';
 import { boxPlot, colour, scatterChart, type ScatterPoint } from './charts.ts';
 import { createGzip, gzipSync } from 'node:zlib';
 import { once } from 'node:events';
@@ -235,6 +235,8 @@ function* pageParts(input: HtmlRunInput): Generator<string | typeof ISLAND, void
   else if (meta.pricedAs) body.push(`<p class="note">$: calls priced as ${esc(meta.pricedAs)}.</p>`);
   const index = indexLine(meta);
   if (index) body.push(`<p class="note">${esc(index)}.</p>`);
+  const ingestion = ingestionLine(meta);
+  if (ingestion) body.push(`<p class="note">${esc(ingestion)}.</p>`);
   body.push('<h2>Summary</h2>', summaryTable(strategies, meta.priced, level));
   const ungradable = ungradableNote(strategies);
   if (ungradable) body.push(`<p class="note">${esc(ungradable)}.</p>`);

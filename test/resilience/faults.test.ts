@@ -60,8 +60,8 @@ describe('transient faults', () => {
     const f = await runChaos({ records: 80, faultRate: 0.3, concurrency: 8, seed: 5, hangMs: 300, enormousRate: 0 });
     expect(f.faultsInjected).toBeGreaterThan(30);
     expect(chaosPassed(f), formatChaos(f, 0.3, 8)).toBe(true);
-    // What is checked is what was lost, not how long it took: 10–15 s on a quiet machine, 46 s
-    // and more at a load average of 8 on two cores, past the default 60 s at 10.
+    // What is checked is what was lost, not how long it took: 46 s at a load average of 5–8 on
+    // two cores, past the default 60 s at 10.
   }, 180_000);
 });
 

@@ -77,56 +77,58 @@ async function importPdfJs() {
 const MAX_OUTLINE_DEPTH = 32;
 
 // Font names. Text content names fonts by a loaded id ("g_d0_f3") and a generic family
-// ("sans-serif"); the real name ("ABCDEE+Arial-BoldMT", which says bold) reaches the document's
-// common objects only when a page's operator list is built, which costs more than the page's
-// text. So after the text of every page is read, each font is resolved on the page that uses it
-// with the fewest text items (the cheapest page to build), one operator list per such page, for
-// every font of the document (a long report whose pages each load their own font objects needs
-// one per page: about 5% more than reading the text). Fonts that still have no name (Type3)
-// keep the generic family.
+// ("sans-serif"); the real name ("ABCDEE+Arial-BoldMT", which says bold) is the `name` of the
+// font object pdf.js builds when it loads the font, which the API hands over (as the page's
+// common objects) only with an operator list: rebuilding pages just for that cost about a fifth
+// of the extraction. pdf.js runs in this thread, so the font objects are caught where they are
+// made instead: a setter for `loadedName` on Object.prototype (installed before pdf.js loads,
+// in this worker's realm only) turns each first assignment into the plain own property it would
+// have been, and notes the objects that already carry a string `name` — pdf.js's Font sets its
+// `name` just before its `loadedName`. The name is read after the text of every page, as the
+// operator list would have sent it. Fonts without a name (a font that failed to load) keep the
+// generic family.
 //
 // What a font's descriptor says about weight (/FontWeight, /Flags, /StemV) pdf.js does not pass
 // on, so descriptors are read from the file's bytes (plain objects and compressed object
 // streams), keyed by their /FontName, the name pdf.js reports.
 const BOLD_NAME = /bold|black|heavy|semibold|demi|extrabold|ultrabold|[-,]b(d|old)?$|\bbd\b/i;
 
+/** Loaded id -> pdf.js font object, for the document being extracted (one at a time). */
+const loadedFonts = new Map();
+Object.defineProperty(Object.prototype, 'loadedName', {
+  configurable: true,
+  enumerable: false,
+  get() {
+    return undefined;
+  },
+  set(value) {
+    Object.defineProperty(this, 'loadedName', { value, writable: true, enumerable: true, configurable: true });
+    if (typeof value === 'string' && Object.hasOwn(this, 'name') && typeof this.name === 'string') loadedFonts.set(value, this);
+  },
+});
+
 class Fonts {
   list = []; // [name, bold, descriptor?] per font index
   index = new Map(); // loaded id -> font index
-  cheapest = new Map(); // loaded id -> { page, items } of the page with the fewest items using it
   family = new Map(); // loaded id -> generic family from the text content
 
   /** Notes the fonts of one page; items keep their loaded id until resolve(). */
-  see(pageNumber, content, items) {
+  see(content, items) {
     for (const it of items) {
       const id = it[6];
       if (!this.family.has(id)) this.family.set(id, content.styles?.[id]?.fontFamily ?? '');
-      const best = this.cheapest.get(id);
-      if (!best || items.length < best.items) this.cheapest.set(id, { page: pageNumber, items: items.length });
     }
   }
 
-  async resolve(doc, pages, bytes) {
-    const byPage = new Map();
-    for (const [id, { page }] of this.cheapest) byPage.set(page, [...(byPage.get(page) ?? []), id]);
-    const names = new Map();
-    for (const [pageNumber, ids] of [...byPage].sort((a, b) => a[0] - b[0])) {
-      try {
-        const page = await doc.getPage(pageNumber);
-        await page.getOperatorList();
-        for (const id of ids) if (page.commonObjs.has(id)) names.set(id, page.commonObjs.get(id)?.name ?? '');
-        page.cleanup();
-      } catch {
-        // fonts stay generic
-      }
-    }
+  resolve(pages, bytes) {
     let descriptors = null;
     for (const [id, family] of this.family) {
-      const name = names.get(id) || family;
+      const real = loadedFonts.get(id)?.name ?? '';
+      const name = real || family;
       this.index.set(id, this.list.length);
       const base = name.replace(/^[A-Z]{6}\+/, '');
       let desc;
-      if (names.get(id)) {
+      if (real) {
         descriptors ??= fontDescriptors(bytes);
         desc = descriptors.get(name) ?? descriptors.get(name.replace(/-Identity-[HV]$/, ''));
       }
@@ -283,16 +285,17 @@ async function extract(file) {
         const t = it.transform ?? [1, 0, 0, 1, 0, 0];
         items.push([it.str, Boolean(it.hasEOL), t[4], t[5], it.width ?? 0, Math.abs(it.height || t[3] || 0), it.fontName ?? '', Math.hypot(t[2], t[3])]);
       }
-      fonts.see(n, content, items);
+      fonts.see(content, items);
       pages.push(items);
       const [x0, y0, x1, y1] = page.view ?? [0, 0, 0, 0];
       sizes.push([Math.abs(x1 - x0), Math.abs(y1 - y0)]);
       page.cleanup();
     }
-    await fonts.resolve(doc, pages, bytes);
+    fonts.resolve(pages, bytes);
     const outline = await readOutline(doc, pageCount);
     return { pageCount, pages, sizes, fonts: fonts.list, outline: outline.items, ...(outline.cutAt ? { outlineCutAt: outline.cutAt } : {}) };
   } finally {
+    loadedFonts.clear();
     await task.destroy().catch(() => {});
   }
 }

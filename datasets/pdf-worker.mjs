@@ -74,6 +74,39 @@ async function importPdfJs() {
   }
 }
 
+// Flate. pdf.js inflates content streams and font files through the web DecompressionStream,
+// which Node builds from a web stream, a Node stream and zlib on the thread pool: per stream,
+// that machinery cost more than the inflating, and the worker sat idle waiting for the pool.
+// This worker does nothing else meanwhile, so here the class is one that inflates the bytes
+// written to it at once with zlib.inflateSync, which is the same inflater with the same
+// options (createInflate's defaults): the same bytes out, and an error in the same cases
+// (truncated, corrupt, wrong checksum), where pdf.js falls back to its own decoder.
+class SyncDecompressionStream {
+  constructor(format) {
+    const inflate = { deflate: zlib.inflateSync, 'deflate-raw': zlib.inflateRawSync, gzip: zlib.gunzipSync }[format];
+    if (!inflate) throw new TypeError(`DecompressionStream: unsupported format ${format}`);
+    const input = [];
+    let closed;
+    const done = new Promise((resolve) => (closed = resolve));
+    this.writable = {
+      getWriter: () => ({
+        ready: Promise.resolve(),
+        write: async (chunk) => {
+          input.push(chunk);
+        },
+        close: async () => closed(),
+      }),
+    };
+    this.readable = {
+      async *[Symbol.asyncIterator]() {
+        await done;
+        yield inflate(input.length === 1 ? input[0] : Buffer.concat(input));
+      },
+    };
+  }
+}
+globalThis.DecompressionStream = SyncDecompressionStream;
+
 const MAX_OUTLINE_DEPTH = 32;
 
 // Font names. Text content names fonts by a loaded id ("g_d0_f3") and a generic family

@@ -231,8 +231,9 @@ async function extract(file: string): Promise<PdfContent> {
   const layout: PageLayout[] = [];
   reply.pages!.forEach((items, i) => {
     const raw = assembleLines(items); // once for both the text and the layout
-    pages.push(tidy(raw.map((l) => l.text)));
-    layout.push(layoutOf(raw, fonts, reply.sizes?.[i]?.[0] ?? 0, reply.sizes?.[i]?.[1] ?? 0));
+    const texts = raw.map((l) => squeeze(l.text)); // likewise
+    pages.push(tidy(texts));
+    layout.push(layoutOf(raw, texts, fonts, reply.sizes?.[i]?.[0] ?? 0, reply.sizes?.[i]?.[1] ?? 0));
   });
   return { pages, outline: reply.outline ?? null, ...(reply.outlineCutAt ? { outlineCutAt: reply.outlineCutAt } : {}), pageCount: reply.pageCount!, layout };
 }
@@ -246,7 +247,7 @@ async function extract(file: string): Promise<PdfContent> {
  * space separates items with a visible horizontal gap. Content-stream order is kept.
  */
 export function pageText(items: TextItem[]): string {
-  return tidy(assembleLines(items).map((l) => l.text));
+  return tidy(assembleLines(items).map((l) => squeeze(l.text)));
 }
 
 /**
@@ -256,7 +257,8 @@ export function pageText(items: TextItem[]): string {
  * the font carrying most of the line's characters.
  */
 export function pageLayout(items: TextItem[], fonts: FontInfo[], width: number, height: number): PageLayout {
-  return layoutOf(assembleLines(items), documentFonts(fonts, [items]), width, height);
+  const raw = assembleLines(items);
+  return layoutOf(raw, raw.map((l) => squeeze(l.text)), documentFonts(fonts, [items]), width, height);
 }
 
 interface DocFont {
@@ -274,10 +276,12 @@ function documentFonts(fonts: FontInfo[], pages: TextItem[][]): DocFont[] {
   return fonts.map((f, i) => ({ name: f[0], weight: weights[i], bold: bold[i] }));
 }
 
-function layoutOf(raw: RawLine[], fonts: DocFont[], width: number, height: number): PageLayout {
+/** `texts[k]` is `squeeze(raw[k].text)`. */
+function layoutOf(raw: RawLine[], texts: string[], fonts: DocFont[], width: number, height: number): PageLayout {
   const lines: LayoutLine[] = [];
-  for (const l of raw) {
-    const text = l.text.replace(/[\t \u00a0]+/g, ' ').trim();
+  for (let k = 0; k < raw.length; k++) {
+    const l = raw[k];
+    const text = texts[k];
     if (text === '') continue;
     const f = fonts[l.font];
     lines.push({ text, x: round(l.x), y: round(l.y), size: round(l.size), font: f?.name ?? '', bold: f?.bold ?? false, weight: f?.weight ?? 400 });
@@ -320,7 +324,7 @@ function assembleLines(items: TextItem[]): RawLine[] {
     const h = height || 1;
     if (str !== '') {
       if (lineY !== null && line !== '' && !sameLine(lineY, lineH, y, h)) flush();
-      else if (lastEnd !== null && line !== '' && ix - lastEnd > 0.15 * h && !/\s$/.test(line) && !/^\s/.test(str)) line += ' ';
+      else if (lastEnd !== null && line !== '' && ix - lastEnd > 0.15 * h && !/\s/.test(line[line.length - 1]) && !/^\s/.test(str)) line += ' ';
       if (lineY === null) {
         lineY = y;
         lineH = h;
@@ -347,11 +351,15 @@ function sameLine(y1: number, h1: number, y2: number, h2: number): boolean {
   return overlap >= 0.4 * Math.min(h1, h2);
 }
 
-/** Collapses runs of blanks inside lines, trims them, and keeps at most one empty line in a row. */
+/** A line with its runs of blanks collapsed to one space, trimmed. */
+function squeeze(line: string): string {
+  return line.replace(/[\t \u00a0]+/g, ' ').trim();
+}
+
+/** Joins squeezed lines, keeping at most one empty line in a row and none at the ends. */
 function tidy(lines: string[]): string {
   const out: string[] = [];
-  for (const raw of lines) {
-    const l = raw.replace(/[\t \u00a0]+/g, ' ').trim();
+  for (const l of lines) {
     if (l === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
     out.push(l);
   }

@@ -12,12 +12,14 @@
 // the installed package's folders (pdf.js reads them with fs in Node).
 //
 // Protocol: in { id, file }; out { id, ok: true, pageCount, pages, sizes, fonts, outline,
-// outlineCutAt? } where pages[i] is a list of [str, hasEOL, x, y, width, height, font, size] text
-// items (font: an index into fonts, a list of [name, bold, descriptor?] where the descriptor is
-// { flags?, fontWeight?, stemV? } when the file has one for that name; size: the font size from the text
-// matrix), sizes[i] is the page's [width, height], outline items are { title, page (1-based or
-// null), children }, and outlineCutAt is set when bookmarks nested deeper than the worker reads;
-// or { id, ok: false, name, message }.
+// outlineCutAt? } where pages[i] is the page's text items packed as { strs, nums }: strs[k] is
+// item k's text and nums[7k .. 7k+6] its [hasEOL (1/0), x, y, width, height, font, size] (font:
+// an index into fonts, a list of [name, bold, descriptor?] where the descriptor is { flags?,
+// fontWeight?, stemV? } when the file has one for that name; size: the font size from the text
+// matrix) in a Float64Array whose buffer is transferred, not copied; sizes[i] is the page's
+// [width, height], outline items are { title, page (1-based or null), children }, and
+// outlineCutAt is set when bookmarks nested deeper than the worker reads; or { id, ok: false,
+// name, message }.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -195,22 +197,24 @@ Object.defineProperty(Object.prototype, 'loadedName', {
 class Fonts {
   list = []; // [name, bold, descriptor?] per font index
   index = new Map(); // loaded id -> font index
-  family = new Map(); // loaded id -> generic family from the text content
+  family = new Map(); // loaded id -> generic family from the text content, in font index order
 
-  /** Notes the fonts of one page; items keep their loaded id until resolve(). */
-  see(content, items) {
-    for (const it of items) {
-      const id = it[6];
-      if (!this.family.has(id)) this.family.set(id, content.styles?.[id]?.fontFamily ?? '');
+  /** The font index of a loaded id on a page (in the order the document first uses them). */
+  indexOf(id, content) {
+    let i = this.index.get(id);
+    if (i === undefined) {
+      i = this.index.size;
+      this.index.set(id, i);
+      this.family.set(id, content.styles?.[id]?.fontFamily ?? '');
     }
+    return i;
   }
 
-  resolve(pages, bytes) {
+  resolve(bytes) {
     let descriptors = null;
     for (const [id, family] of this.family) {
       const real = loadedFonts.get(id)?.name ?? '';
       const name = real || family;
-      this.index.set(id, this.list.length);
       const base = name.replace(/^[A-Z]{6}\+/, '');
       let desc;
       if (real) {
@@ -219,7 +223,6 @@ class Fonts {
       }
       this.list.push(desc ? [name, BOLD_NAME.test(base), desc] : [name, BOLD_NAME.test(base)]);
     }
-    for (const items of pages) for (const it of items) it[6] = this.index.get(it[6]) ?? -1;
   }
 }
 
@@ -365,19 +368,27 @@ async function extract(file) {
     for (let n = 1; n <= pageCount; n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
-      const items = [];
-      for (const it of content.items) {
-        if (typeof it.str !== 'string') continue; // marked-content markers
+      const texts = content.items.filter((it) => typeof it.str === 'string'); // not marked-content markers
+      const strs = new Array(texts.length);
+      const nums = new Float64Array(texts.length * 7);
+      for (let k = 0, o = 0; k < texts.length; k++, o += 7) {
+        const it = texts[k];
         const t = it.transform ?? [1, 0, 0, 1, 0, 0];
-        items.push([it.str, Boolean(it.hasEOL), t[4], t[5], it.width ?? 0, Math.abs(it.height || t[3] || 0), it.fontName ?? '', Math.hypot(t[2], t[3])]);
+        strs[k] = it.str;
+        nums[o] = it.hasEOL ? 1 : 0;
+        nums[o + 1] = t[4];
+        nums[o + 2] = t[5];
+        nums[o + 3] = it.width ?? 0;
+        nums[o + 4] = Math.abs(it.height || t[3] || 0);
+        nums[o + 5] = fonts.indexOf(it.fontName ?? '', content);
+        nums[o + 6] = Math.hypot(t[2], t[3]);
       }
-      fonts.see(content, items);
-      pages.push(items);
+      pages.push({ strs, nums });
       const [x0, y0, x1, y1] = page.view ?? [0, 0, 0, 0];
       sizes.push([Math.abs(x1 - x0), Math.abs(y1 - y0)]);
       page.cleanup();
     }
-    fonts.resolve(pages, bytes);
+    fonts.resolve(bytes);
     const outline = await readOutline(doc, pageCount);
     return { pageCount, pages, sizes, fonts: fonts.list, outline: outline.items, ...(outline.cutAt ? { outlineCutAt: outline.cutAt } : {}) };
   } finally {
@@ -389,7 +400,7 @@ async function extract(file) {
 parentPort.on('message', async ({ id, file }) => {
   try {
     const result = await extract(file);
-    parentPort.postMessage({ id, ok: true, ...result });
+    parentPort.postMessage({ id, ok: true, ...result }, result.pages.map((p) => p.nums.buffer));
   } catch (err) {
     parentPort.postMessage({ id, ok: false, name: err?.name ?? 'Error', code: err?.code, message: err?.message ?? String(err) });
   }

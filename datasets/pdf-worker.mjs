@@ -150,9 +150,17 @@ class DirectPort {
   }
 }
 
+/**
+ * The pdf.js release the DirectPort's copying was checked against (extraction byte-identical on
+ * the shared PDFs). It relies on what pdf.js does with an object after sending it, which is not
+ * its API: another release gets pdf.js's own port (undefined here), slower and certainly right.
+ */
+const DIRECT_PORT_PDFJS = '5.4.624';
+
 let pdfWorker = null;
 /** One pdf.js worker half for this thread, joined to the API half by a DirectPort; documents share it. */
 function directWorker(lib) {
+  if (lib.version !== DIRECT_PORT_PDFJS) return undefined;
   if (!pdfWorker) {
     const port = new DirectPort();
     globalThis.pdfjsWorker.WorkerMessageHandler.initializeFromPort(port);
@@ -198,22 +206,53 @@ class Fonts {
   list = []; // [name, bold, descriptor?] per font index
   index = new Map(); // loaded id -> font index
   family = new Map(); // loaded id -> generic family from the text content, in font index order
+  cheapest = new Map(); // loaded id -> [page, items] of the page with the fewest items using it
 
   /** The font index of a loaded id on a page (in the order the document first uses them). */
-  indexOf(id, content) {
+  indexOf(id, content, pageNumber) {
     let i = this.index.get(id);
     if (i === undefined) {
       i = this.index.size;
       this.index.set(id, i);
       this.family.set(id, content.styles?.[id]?.fontFamily ?? '');
     }
+    const best = this.cheapest.get(id);
+    if (!best || content.items.length < best[1]) this.cheapest.set(id, [pageNumber, content.items.length]);
     return i;
   }
 
-  resolve(bytes) {
+  /**
+   * The real names of fonts the prototype setter did not see (a pdf.js release that names or
+   * builds its fonts otherwise): from the page's common objects, which pdf.js fills with an
+   * operator list, built once per page on the cheapest page using each such font. With the
+   * release this worker was checked against, every loaded font is seen and nothing is built.
+   */
+  async nameUnseen(doc) {
+    const byPage = new Map();
+    for (const id of this.family.keys()) {
+      if (typeof loadedFonts.get(id)?.name === 'string') continue;
+      const [page] = this.cheapest.get(id);
+      byPage.set(page, [...(byPage.get(page) ?? []), id]);
+    }
+    const names = new Map();
+    for (const [pageNumber, ids] of [...byPage].sort((a, b) => a[0] - b[0])) {
+      try {
+        const page = await doc.getPage(pageNumber);
+        await page.getOperatorList();
+        for (const id of ids) if (page.commonObjs.has(id)) names.set(id, page.commonObjs.get(id)?.name ?? '');
+        page.cleanup();
+      } catch {
+        // fonts stay generic
+      }
+    }
+    return names;
+  }
+
+  async resolve(doc, bytes) {
+    const unseen = await this.nameUnseen(doc);
     let descriptors = null;
     for (const [id, family] of this.family) {
-      const real = loadedFonts.get(id)?.name ?? '';
+      const real = loadedFonts.get(id)?.name || unseen.get(id) || '';
       const name = real || family;
       const base = name.replace(/^[A-Z]{6}\+/, '');
       let desc;
@@ -380,7 +419,7 @@ async function extract(file) {
         nums[o + 2] = t[5];
         nums[o + 3] = it.width ?? 0;
         nums[o + 4] = Math.abs(it.height || t[3] || 0);
-        nums[o + 5] = fonts.indexOf(it.fontName ?? '', content);
+        nums[o + 5] = fonts.indexOf(it.fontName ?? '', content, n);
         nums[o + 6] = Math.hypot(t[2], t[3]);
       }
       pages.push({ strs, nums });
@@ -388,7 +427,7 @@ async function extract(file) {
       sizes.push([Math.abs(x1 - x0), Math.abs(y1 - y0)]);
       page.cleanup();
     }
-    fonts.resolve(bytes);
+    await fonts.resolve(doc, bytes);
     const outline = await readOutline(doc, pageCount);
     return { pageCount, pages, sizes, fonts: fonts.list, outline: outline.items, ...(outline.cutAt ? { outlineCutAt: outline.cutAt } : {}) };
   } finally {

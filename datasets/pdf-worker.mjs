@@ -12,12 +12,14 @@
 // the installed package's folders (pdf.js reads them with fs in Node).
 //
 // Protocol: in { id, file }; out { id, ok: true, pageCount, pages, sizes, fonts, outline,
-// outlineCutAt? } where pages[i] is a list of [str, hasEOL, x, y, width, height, font, size] text
-// items (font: an index into fonts, a list of [name, bold, descriptor?] where the descriptor is
-// { flags?, fontWeight?, stemV? } when the file has one for that name; size: the font size from the text
-// matrix), sizes[i] is the page's [width, height], outline items are { title, page (1-based or
-// null), children }, and outlineCutAt is set when bookmarks nested deeper than the worker reads;
-// or { id, ok: false, name, message }.
+// outlineCutAt? } where pages[i] is the page's text items packed as { strs, nums }: strs[k] is
+// item k's text and nums[7k .. 7k+6] its [hasEOL (1/0), x, y, width, height, font, size] (font:
+// an index into fonts, a list of [name, bold, descriptor?] where the descriptor is { flags?,
+// fontWeight?, stemV? } when the file has one for that name; size: the font size from the text
+// matrix) in a Float64Array whose buffer is transferred, not copied; sizes[i] is the page's
+// [width, height], outline items are { title, page (1-based or null), children }, and
+// outlineCutAt is set when bookmarks nested deeper than the worker reads; or { id, ok: false,
+// name, message }.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -74,41 +76,164 @@ async function importPdfJs() {
   }
 }
 
+// Flate. pdf.js inflates content streams and font files through the web DecompressionStream,
+// which Node builds from a web stream, a Node stream and zlib on the thread pool: per stream,
+// that machinery cost more than the inflating, and the worker sat idle waiting for the pool.
+// This worker does nothing else meanwhile, so here the class is one that inflates the bytes
+// written to it at once with zlib.inflateSync, which is the same inflater with the same
+// options (createInflate's defaults): the same bytes out, and an error in the same cases
+// (truncated, corrupt, wrong checksum), where pdf.js falls back to its own decoder.
+class SyncDecompressionStream {
+  constructor(format) {
+    const inflate = { deflate: zlib.inflateSync, 'deflate-raw': zlib.inflateRawSync, gzip: zlib.gunzipSync }[format];
+    if (!inflate) throw new TypeError(`DecompressionStream: unsupported format ${format}`);
+    const input = [];
+    let closed;
+    const done = new Promise((resolve) => (closed = resolve));
+    this.writable = {
+      getWriter: () => ({
+        ready: Promise.resolve(),
+        write: async (chunk) => {
+          input.push(chunk);
+        },
+        close: async () => closed(),
+      }),
+    };
+    this.readable = {
+      async *[Symbol.asyncIterator]() {
+        await done;
+        yield inflate(input.length === 1 ? input[0] : Buffer.concat(input));
+      },
+    };
+  }
+}
+globalThis.DecompressionStream = SyncDecompressionStream;
+
+// pdf.js's two halves (the API and its "worker", both in this thread) talk through a port.
+// Its own in-thread port deep-copies every message with structuredClone, as a real worker
+// boundary would: for text content that is every text item, a second time (about 6% of the
+// extraction). Here they share a port that hands each message over without the deep copy, a
+// microtask later, exactly as that one does otherwise (listeners, abort signals, terminate).
+// What the sender touches after sending must still be copied: a stream chunk is, one level
+// deep, because the text-content sink sends its one result object again and again with fresh
+// `items` and `styles` put in it (the arrays and items themselves are new each time). Nothing
+// else on the paths used here (text content, pages, outline, destinations) is changed once
+// sent; operator lists, whose arrays are emptied after sending, are never requested.
+class DirectPort {
+  #listeners = new Map();
+  postMessage(message) {
+    const chunk = message?.chunk;
+    const data = chunk && Object.getPrototypeOf(chunk) === Object.prototype ? { ...message, chunk: { ...chunk } } : message;
+    const event = { data };
+    Promise.resolve().then(() => {
+      for (const [listener] of this.#listeners) listener.call(this, event);
+    });
+  }
+  addEventListener(name, listener, options = null) {
+    let rmAbort = null;
+    const signal = options?.signal;
+    if (signal instanceof AbortSignal) {
+      if (signal.aborted) return;
+      const onAbort = () => this.removeEventListener(name, listener);
+      rmAbort = () => signal.removeEventListener('abort', onAbort);
+      signal.addEventListener('abort', onAbort);
+    }
+    this.#listeners.set(listener, rmAbort);
+  }
+  removeEventListener(name, listener) {
+    this.#listeners.get(listener)?.();
+    this.#listeners.delete(listener);
+  }
+  terminate() {
+    for (const [, rmAbort] of this.#listeners) rmAbort?.();
+    this.#listeners.clear();
+  }
+}
+
+/**
+ * The pdf.js release the DirectPort's copying was checked against (extraction byte-identical on
+ * the shared PDFs). It relies on what pdf.js does with an object after sending it, which is not
+ * its API: another release gets pdf.js's own port (undefined here), slower and certainly right.
+ */
+const DIRECT_PORT_PDFJS = '5.4.624';
+
+let pdfWorker = null;
+/** One pdf.js worker half for this thread, joined to the API half by a DirectPort; documents share it. */
+function directWorker(lib) {
+  if (lib.version !== DIRECT_PORT_PDFJS) return undefined;
+  if (!pdfWorker) {
+    const port = new DirectPort();
+    globalThis.pdfjsWorker.WorkerMessageHandler.initializeFromPort(port);
+    pdfWorker = new lib.PDFWorker({ port, verbosity: 0 });
+  }
+  return pdfWorker;
+}
+
 const MAX_OUTLINE_DEPTH = 32;
 
 // Font names. Text content names fonts by a loaded id ("g_d0_f3") and a generic family
-// ("sans-serif"); the real name ("ABCDEE+Arial-BoldMT", which says bold) reaches the document's
-// common objects only when a page's operator list is built, which costs more than the page's
-// text. So after the text of every page is read, each font is resolved on the page that uses it
-// with the fewest text items (the cheapest page to build), one operator list per such page, for
-// every font of the document (a long report whose pages each load their own font objects needs
-// one per page: about 5% more than reading the text). Fonts that still have no name (Type3)
-// keep the generic family.
+// ("sans-serif"); the real name ("ABCDEE+Arial-BoldMT", which says bold) is the `name` of the
+// font object pdf.js builds when it loads the font, which the API hands over (as the page's
+// common objects) only with an operator list: rebuilding pages just for that cost about a fifth
+// of the extraction. pdf.js runs in this thread, so the font objects are caught where they are
+// made instead: a setter for `loadedName` on Object.prototype (installed before pdf.js loads,
+// in this worker's realm only) turns each first assignment into the plain own property it would
+// have been, and notes the objects that already carry a string `name` — pdf.js's Font sets its
+// `name` just before its `loadedName`. The name is read after the text of every page, as the
+// operator list would have sent it. Fonts without a name (a font that failed to load) keep the
+// generic family.
 //
 // What a font's descriptor says about weight (/FontWeight, /Flags, /StemV) pdf.js does not pass
 // on, so descriptors are read from the file's bytes (plain objects and compressed object
 // streams), keyed by their /FontName, the name pdf.js reports.
 const BOLD_NAME = /bold|black|heavy|semibold|demi|extrabold|ultrabold|[-,]b(d|old)?$|\bbd\b/i;
 
+/** Loaded id -> pdf.js font object, for the document being extracted (one at a time). */
+const loadedFonts = new Map();
+Object.defineProperty(Object.prototype, 'loadedName', {
+  configurable: true,
+  enumerable: false,
+  get() {
+    return undefined;
+  },
+  set(value) {
+    Object.defineProperty(this, 'loadedName', { value, writable: true, enumerable: true, configurable: true });
+    if (typeof value === 'string' && Object.hasOwn(this, 'name') && typeof this.name === 'string') loadedFonts.set(value, this);
+  },
+});
+
 class Fonts {
   list = []; // [name, bold, descriptor?] per font index
   index = new Map(); // loaded id -> font index
-  cheapest = new Map(); // loaded id -> { page, items } of the page with the fewest items using it
-  family = new Map(); // loaded id -> generic family from the text content
+  family = new Map(); // loaded id -> generic family from the text content, in font index order
+  cheapest = new Map(); // loaded id -> [page, items] of the page with the fewest items using it
 
-  /** Notes the fonts of one page; items keep their loaded id until resolve(). */
-  see(pageNumber, content, items) {
-    for (const it of items) {
-      const id = it[6];
-      if (!this.family.has(id)) this.family.set(id, content.styles?.[id]?.fontFamily ?? '');
-      const best = this.cheapest.get(id);
-      if (!best || items.length < best.items) this.cheapest.set(id, { page: pageNumber, items: items.length });
+  /** The font index of a loaded id on a page (in the order the document first uses them). */
+  indexOf(id, content, pageNumber) {
+    let i = this.index.get(id);
+    if (i === undefined) {
+      i = this.index.size;
+      this.index.set(id, i);
+      this.family.set(id, content.styles?.[id]?.fontFamily ?? '');
     }
+    const best = this.cheapest.get(id);
+    if (!best || content.items.length < best[1]) this.cheapest.set(id, [pageNumber, content.items.length]);
+    return i;
   }
 
-  async resolve(doc, pages, bytes) {
+  /**
+   * The real names of fonts the prototype setter did not see (a pdf.js release that names or
+   * builds its fonts otherwise): from the page's common objects, which pdf.js fills with an
+   * operator list, built once per page on the cheapest page using each such font. With the
+   * release this worker was checked against, every loaded font is seen and nothing is built.
+   */
+  async nameUnseen(doc) {
     const byPage = new Map();
-    for (const [id, { page }] of this.cheapest) byPage.set(page, [...(byPage.get(page) ?? []), id]);
+    for (const id of this.family.keys()) {
+      if (typeof loadedFonts.get(id)?.name === 'string') continue;
+      const [page] = this.cheapest.get(id);
+      byPage.set(page, [...(byPage.get(page) ?? []), id]);
+    }
     const names = new Map();
     for (const [pageNumber, ids] of [...byPage].sort((a, b) => a[0] - b[0])) {
       try {
@@ -120,19 +245,23 @@ class Fonts {
         // fonts stay generic
       }
     }
+    return names;
+  }
+
+  async resolve(doc, bytes) {
+    const unseen = await this.nameUnseen(doc);
     let descriptors = null;
     for (const [id, family] of this.family) {
-      const name = names.get(id) || family;
-      this.index.set(id, this.list.length);
+      const real = loadedFonts.get(id)?.name || unseen.get(id) || '';
+      const name = real || family;
       const base = name.replace(/^[A-Z]{6}\+/, '');
       let desc;
-      if (names.get(id)) {
+      if (real) {
         descriptors ??= fontDescriptors(bytes);
         desc = descriptors.get(name) ?? descriptors.get(name.replace(/-Identity-[HV]$/, ''));
       }
       this.list.push(desc ? [name, BOLD_NAME.test(base), desc] : [name, BOLD_NAME.test(base)]);
     }
-    for (const items of pages) for (const it of items) it[6] = this.index.get(it[6]) ?? -1;
   }
 }
 
@@ -259,6 +388,7 @@ async function extract(file) {
   const lib = await loadPdfJs();
   const task = lib.getDocument({
     data,
+    worker: directWorker(lib),
     ...ASSETS,
     useWorkerFetch: false,
     disableFontFace: true,
@@ -277,22 +407,31 @@ async function extract(file) {
     for (let n = 1; n <= pageCount; n++) {
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
-      const items = [];
-      for (const it of content.items) {
-        if (typeof it.str !== 'string') continue; // marked-content markers
+      const texts = content.items.filter((it) => typeof it.str === 'string'); // not marked-content markers
+      const strs = new Array(texts.length);
+      const nums = new Float64Array(texts.length * 7);
+      for (let k = 0, o = 0; k < texts.length; k++, o += 7) {
+        const it = texts[k];
         const t = it.transform ?? [1, 0, 0, 1, 0, 0];
-        items.push([it.str, Boolean(it.hasEOL), t[4], t[5], it.width ?? 0, Math.abs(it.height || t[3] || 0), it.fontName ?? '', Math.hypot(t[2], t[3])]);
+        strs[k] = it.str;
+        nums[o] = it.hasEOL ? 1 : 0;
+        nums[o + 1] = t[4];
+        nums[o + 2] = t[5];
+        nums[o + 3] = it.width ?? 0;
+        nums[o + 4] = Math.abs(it.height || t[3] || 0);
+        nums[o + 5] = fonts.indexOf(it.fontName ?? '', content, n);
+        nums[o + 6] = Math.hypot(t[2], t[3]);
       }
-      fonts.see(n, content, items);
-      pages.push(items);
+      pages.push({ strs, nums });
       const [x0, y0, x1, y1] = page.view ?? [0, 0, 0, 0];
       sizes.push([Math.abs(x1 - x0), Math.abs(y1 - y0)]);
       page.cleanup();
     }
-    await fonts.resolve(doc, pages, bytes);
+    await fonts.resolve(doc, bytes);
     const outline = await readOutline(doc, pageCount);
     return { pageCount, pages, sizes, fonts: fonts.list, outline: outline.items, ...(outline.cutAt ? { outlineCutAt: outline.cutAt } : {}) };
   } finally {
+    loadedFonts.clear();
     await task.destroy().catch(() => {});
   }
 }
@@ -300,7 +439,7 @@ async function extract(file) {
 parentPort.on('message', async ({ id, file }) => {
   try {
     const result = await extract(file);
-    parentPort.postMessage({ id, ok: true, ...result });
+    parentPort.postMessage({ id, ok: true, ...result }, result.pages.map((p) => p.nums.buffer));
   } catch (err) {
     parentPort.postMessage({ id, ok: false, name: err?.name ?? 'Error', code: err?.code, message: err?.message ?? String(err) });
   }

@@ -38,11 +38,29 @@ export type TextItem = [str: string, hasEOL: boolean, x: number, y: number, widt
  */
 export type FontInfo = [name: string, bold: boolean, desc?: FontDescriptorInfo];
 
+/**
+ * A page's text items as the worker sends them (datasets/pdf-worker.mjs): `strs[k]` is item k's
+ * text, `nums[7k .. 7k+6]` its [hasEOL (1/0), x, y, width, height, font, size]. One string array
+ * and one transferred Float64Array per page instead of a small array per item: cheaper to send
+ * and to keep.
+ */
+interface PackedItems {
+  strs: string[];
+  nums: Float64Array;
+}
+
+/** TextItems packed (a missing font is -1, a missing size the item's height, as assembleLines reads them). */
+function pack(items: TextItem[]): PackedItems {
+  const nums = new Float64Array(items.length * 7);
+  items.forEach(([, hasEOL, x, y, width, height, font, size], k) => nums.set([hasEOL ? 1 : 0, x, y, width, height, font ?? -1, size ?? height], 7 * k));
+  return { strs: items.map((it) => it[0]), nums };
+}
+
 interface WorkerReply {
   id: number;
   ok: boolean;
   pageCount?: number;
-  pages?: TextItem[][];
+  pages?: PackedItems[];
   sizes?: [number, number][];
   fonts?: FontInfo[];
   outline?: OutlineItem[] | null;
@@ -231,8 +249,9 @@ async function extract(file: string): Promise<PdfContent> {
   const layout: PageLayout[] = [];
   reply.pages!.forEach((items, i) => {
     const raw = assembleLines(items); // once for both the text and the layout
-    pages.push(tidy(raw.map((l) => l.text)));
-    layout.push(layoutOf(raw, fonts, reply.sizes?.[i]?.[0] ?? 0, reply.sizes?.[i]?.[1] ?? 0));
+    const texts = raw.map((l) => squeeze(l.text)); // likewise
+    pages.push(tidy(texts));
+    layout.push(layoutOf(raw, texts, fonts, reply.sizes?.[i]?.[0] ?? 0, reply.sizes?.[i]?.[1] ?? 0));
   });
   return { pages, outline: reply.outline ?? null, ...(reply.outlineCutAt ? { outlineCutAt: reply.outlineCutAt } : {}), pageCount: reply.pageCount!, layout };
 }
@@ -246,7 +265,7 @@ async function extract(file: string): Promise<PdfContent> {
  * space separates items with a visible horizontal gap. Content-stream order is kept.
  */
 export function pageText(items: TextItem[]): string {
-  return tidy(assembleLines(items).map((l) => l.text));
+  return tidy(assembleLines(pack(items)).map((l) => squeeze(l.text)));
 }
 
 /**
@@ -256,7 +275,9 @@ export function pageText(items: TextItem[]): string {
  * the font carrying most of the line's characters.
  */
 export function pageLayout(items: TextItem[], fonts: FontInfo[], width: number, height: number): PageLayout {
-  return layoutOf(assembleLines(items), documentFonts(fonts, [items]), width, height);
+  const packed = pack(items);
+  const raw = assembleLines(packed);
+  return layoutOf(raw, raw.map((l) => squeeze(l.text)), documentFonts(fonts, [packed]), width, height);
 }
 
 interface DocFont {
@@ -267,17 +288,24 @@ interface DocFont {
 }
 
 /** Each font's weight and whether it is heavier than the body font (the one carrying most characters). */
-function documentFonts(fonts: FontInfo[], pages: TextItem[][]): DocFont[] {
+function documentFonts(fonts: FontInfo[], pages: PackedItems[]): DocFont[] {
   const chars = fonts.map(() => 0);
-  for (const items of pages) for (const it of items) if (it[6] !== undefined && it[6] >= 0 && it[6] < chars.length) chars[it[6]] += it[0].trim().length;
+  for (const { strs, nums } of pages) {
+    for (let k = 0; k < strs.length; k++) {
+      const f = nums[7 * k + 5];
+      if (f >= 0 && f < chars.length) chars[f] += strs[k].trim().length;
+    }
+  }
   const { weights, bold } = heavierThanBody(fonts.map((f) => ({ name: f[0], desc: f[2] })), chars);
   return fonts.map((f, i) => ({ name: f[0], weight: weights[i], bold: bold[i] }));
 }
 
-function layoutOf(raw: RawLine[], fonts: DocFont[], width: number, height: number): PageLayout {
+/** `texts[k]` is `squeeze(raw[k].text)`. */
+function layoutOf(raw: RawLine[], texts: string[], fonts: DocFont[], width: number, height: number): PageLayout {
   const lines: LayoutLine[] = [];
-  for (const l of raw) {
-    const text = l.text.replace(/[\t \u00a0]+/g, ' ').trim();
+  for (let k = 0; k < raw.length; k++) {
+    const l = raw[k];
+    const text = texts[k];
     if (text === '') continue;
     const f = fonts[l.font];
     lines.push({ text, x: round(l.x), y: round(l.y), size: round(l.size), font: f?.name ?? '', bold: f?.bold ?? false, weight: f?.weight ?? 400 });
@@ -296,7 +324,7 @@ interface RawLine {
   font: number;
 }
 
-function assembleLines(items: TextItem[]): RawLine[] {
+function assembleLines({ strs, nums }: PackedItems): RawLine[] {
   const lines: RawLine[] = [];
   let line = '';
   let lineY: number | null = null;
@@ -316,11 +344,16 @@ function assembleLines(items: TextItem[]): RawLine[] {
     size = 0;
     chars = new Map();
   };
-  for (const [str, hasEOL, ix, y, width, height, font, fontSize] of items) {
+  for (let k = 0, o = 0; k < strs.length; k++, o += 7) {
+    const str = strs[k];
+    const ix = nums[o + 1];
+    const y = nums[o + 2];
+    const width = nums[o + 3];
+    const height = nums[o + 4];
     const h = height || 1;
     if (str !== '') {
       if (lineY !== null && line !== '' && !sameLine(lineY, lineH, y, h)) flush();
-      else if (lastEnd !== null && line !== '' && ix - lastEnd > 0.15 * h && !/\s$/.test(line) && !/^\s/.test(str)) line += ' ';
+      else if (lastEnd !== null && line !== '' && ix - lastEnd > 0.15 * h && !/\s/.test(line[line.length - 1]) && !/^\s/.test(str)) line += ' ';
       if (lineY === null) {
         lineY = y;
         lineH = h;
@@ -330,12 +363,12 @@ function assembleLines(items: TextItem[]): RawLine[] {
       lastEnd = ix + width;
       if (str.trim()) {
         x = Math.min(x, ix);
-        size = Math.max(size, fontSize ?? height);
-        const f = font ?? -1;
+        size = Math.max(size, nums[o + 6]);
+        const f = nums[o + 5];
         chars.set(f, (chars.get(f) ?? 0) + str.length);
       }
     }
-    if (hasEOL) flush();
+    if (nums[o] === 1) flush();
   }
   if (line !== '') flush();
   return lines;
@@ -347,11 +380,15 @@ function sameLine(y1: number, h1: number, y2: number, h2: number): boolean {
   return overlap >= 0.4 * Math.min(h1, h2);
 }
 
-/** Collapses runs of blanks inside lines, trims them, and keeps at most one empty line in a row. */
+/** A line with its runs of blanks collapsed to one space, trimmed. */
+function squeeze(line: string): string {
+  return line.replace(/[\t \u00a0]+/g, ' ').trim();
+}
+
+/** Joins squeezed lines, keeping at most one empty line in a row and none at the ends. */
 function tidy(lines: string[]): string {
   const out: string[] = [];
-  for (const raw of lines) {
-    const l = raw.replace(/[\t \u00a0]+/g, ' ').trim();
+  for (const l of lines) {
     if (l === '' && (out.length === 0 || out[out.length - 1] === '')) continue;
     out.push(l);
   }

@@ -4,6 +4,7 @@
 // 12 pt, one below the other) or a StyledLine (size, bold, left edge; placed below the previous
 // line with a gap of 1.4 times its size, or at an explicit baseline), in Helvetica or a named
 // font with an optional descriptor (weight tests).
+import zlib from 'node:zlib';
 
 /** A line with a style, for heading detection tests. */
 export interface StyledLine {
@@ -43,6 +44,11 @@ export interface PdfOptions {
   descriptors?: Record<string, FontDescriptorSpec>;
   /** Give every page its own font objects (as some producers do: one loaded font per page). */
   fontsPerPage?: boolean;
+  /**
+   * Compress the page content streams (/FlateDecode); `no-checksum` drops the zlib stream's
+   * Adler-32 trailer, which zlib rejects and pdf.js's own decoder does without.
+   */
+  flate?: 'ok' | 'no-checksum';
 }
 
 /** `pages[i]` is the lines of page i + 1. */
@@ -101,7 +107,13 @@ export function makePdf(pages: (string | StyledLine)[][], outline?: Bookmark[], 
       });
       stream = ops.join('\n');
     }
-    set(content, `<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
+    let filter = '';
+    if (opts.flate) {
+      const packed = zlib.deflateSync(Buffer.from(stream, 'latin1'));
+      stream = (opts.flate === 'ok' ? packed : packed.subarray(0, packed.length - 4)).toString('latin1');
+      filter = ' /Filter /FlateDecode';
+    }
+    set(content, `<< /Length ${Buffer.byteLength(stream, 'latin1')}${filter} >>\nstream\n${stream}\nendstream`);
     for (const [key, f] of extra) if (!opts.fontsPerPage || key.endsWith(`@${pageIndex}`)) used.add(`/${f.res} ${f.num} 0 R`);
     set(page, `<< /Type /Page /Parent ${pagesRoot} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R ${[...used].join(' ')} >> >> /Contents ${content} 0 R >>`);
   }

@@ -77,6 +77,20 @@ describe('readPdf', () => {
     ]);
   });
 
+  it('reads Flate-compressed pages, and one zlib rejects (no checksum) through pdf.js\'s own decoder', async () => {
+    // The worker inflates with zlib (datasets/pdf-worker.mjs); where zlib fails, pdf.js decodes.
+    const dir = tmpFiles({});
+    const texts: string[][] = [];
+    for (const flate of [undefined, 'ok', 'no-checksum'] as const) {
+      const file = path.join(dir, `six-${flate ?? 'plain'}.pdf`);
+      fs.writeFileSync(file, makePdf(SIX_PAGES, undefined, { flate }));
+      texts.push((await readPdf(file)).pages);
+    }
+    expect(texts[0][3]).toBe('Heading of page 4\nalpha4 body text of page 4');
+    expect(texts[1]).toEqual(texts[0]);
+    expect(texts[2]).toEqual(texts[0]);
+  });
+
   it('throws a DataError naming the file for a corrupt PDF, a missing file and a folder', async () => {
     const dir = tmpFiles({ 'bogus.pdf': 'this is not a PDF at all\n', 'empty.pdf': '' });
     for (const name of ['bogus.pdf', 'empty.pdf']) {

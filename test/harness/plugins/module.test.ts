@@ -1,6 +1,7 @@
 // In-process plugins (`module:`) and the strategy entries of a config: what loads, and the errors
 // a user gets for what does not, each naming the field and the file.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { validateConfig } from '../../../harness/config/runConfig.ts';
 import { configHashOf } from '../../../harness/config/overrides.ts';
 
 const INDEX = new URL('../../../index.ts', import.meta.url).pathname;
+const ROOT = new URL('../../../', import.meta.url).pathname;
 
 function dir(files: Record<string, string>): string {
   const d = mkdtempSync(join(tmpdir(), 'treebench-module-'));
@@ -63,6 +65,27 @@ describe('module plugins', () => {
     await expect(runBenchmark(base(d, [{ id: 'a', module: './none.mjs' }]), { baseDir: d })).rejects.toThrow(/it has no default export/);
     await expect(runBenchmark(base(d, [{ id: 'a', module: './broken.mjs' }]), { baseDir: d })).rejects.toThrow(/broken\.mjs failed to load: .*(SyntaxError|invalid JS syntax)/); // (vitest parses it itself)
   });
+  it('loads a .ts plugin of a CommonJS package (`npm init -y`), which tsx compiles as CommonJS', async () => {
+    // Its exports arrive as the default export, the plugin one level down. Vitest (and a process
+    // already under tsx) unwraps that itself, so the loader is bundled as the published package
+    // runs it and imported in a plain Node process, where a .ts file goes through tsx.tsImport.
+    const plugin = `export default { name: 'cjs-first', [Symbol.for('treebench.plugin')]: 'strategy', async run() { return { answer: 'x', evidence: [] }; } };
+export const helper = 1;
+`;
+    const d = dir({ 'package.json': '{ "name": "user-project", "type": "commonjs" }\n', 'plugin.ts': plugin });
+    // Inside the checkout, so that the bundle's import('tsx/esm/api') resolves.
+    const out = mkdtempSync(join(ROOT, 'node_modules', '.treebench-test-'));
+    try {
+      const { build } = await import('esbuild');
+      await build({ entryPoints: [join(ROOT, 'harness/plugins/load.ts')], bundle: true, format: 'esm', platform: 'node', outfile: join(out, 'load.mjs'), external: ['tsx', 'tsx/*'], logLevel: 'silent' });
+      const probe = `const { loadPlugin } = await import(${JSON.stringify(join(out, 'load.mjs'))}); const p = await loadPlugin(process.argv[1], 'strategy', 'strategies[0].module'); console.log('loaded ' + p.name);`;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', probe, join(d, 'plugin.ts')], { encoding: 'utf8' });
+      expect(run.stderr).not.toMatch(/not made with defineStrategy/);
+      expect(run.stdout.trim()).toBe('loaded cjs-first');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 30_000);
 });
 
 describe('strategy entries', () => {

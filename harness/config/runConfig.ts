@@ -310,6 +310,10 @@ export function validateConfig(
       id = e.id ?? basename(abs).replace(/\.(m|c)?[jt]s$/, '');
     } else if (kinded.kind === 'command') {
       const argv = e.command!;
+      // A script argument that is not there (`[python3, ./retriver.py]`) would fail every
+      // question at run time: say so now. Only relative paths with a file extension look like one.
+      const missing = argv.findIndex((a, j) => j > 0 && /^\.\.?[/\\]/.test(a) && /\.[A-Za-z0-9]+$/.test(a) && !existsSync(resolve(baseDir, a)));
+      if (missing > 0) return fail(['strategies', i, 'command', missing], `${argv[missing]}: no such file (paths are relative to the config's folder, ${baseDir})`);
       for (const f of argvFiles(argv, baseDir)) hashFile(resolve(baseDir, f));
       source = { kind: 'command', argv, cwd: baseDir, ...(e.env ? { env: e.env } : {}), timeoutMs: e.timeoutMs! };
       name = `command:${argv.join(' ')}`;

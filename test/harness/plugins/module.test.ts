@@ -104,6 +104,8 @@ describe('strategy entries', () => {
     expect(errorOf([{ id: 'a', params: {} }])).toMatch(/strategies\[0\]: name the strategy with one of `strategy: <built-in>`, `module: \.\/file\.ts`/);
     expect(errorOf([{ module: './missing.ts' }])).toMatch(/strategies\[0\]\.module: \.\/missing\.ts: no such file/);
     expect(errorOf([{ command: ['python3', './w.py'] }])).toMatch(/strategies\[0\]\.id: /);
+    expect(errorOf([{ id: 'w', command: ['python3', './wrker.py', '--port', '8'] }])).toMatch(/x\.yaml strategies\[0\]\.command\[1\]: \.\/wrker\.py: no such file \(paths are relative to the config's folder/);
+    expect(errorOf([{ id: 'w', command: ['python3', './w.py', '--out', './later/'] }])).toBe(''); // not a script
     expect(errorOf([{ id: 'w', command: 'python3 ./w.py' }])).toMatch(/strategies\[0\]\.command: expected the program and its arguments as a list/);
     expect(errorOf([{ id: 'u', url: 'ftp://x' }])).toMatch(/strategies\[0\]\.url: expected an http:\/\/ or https:\/\/ URL/);
     expect(errorOf([{ id: 'u', url: 'http://127.0.0.1:1/x', tiemoutMs: 5 }])).toMatch(/strategies\[0\]: unknown key "tiemoutMs" \(did you mean "timeoutMs"\?\)/);

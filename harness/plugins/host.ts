@@ -148,9 +148,9 @@ export class PluginHost {
           const plugin = this.modules.get(source.path)!;
           reply = await plugin.run({ ...request, params: this.parsedParams.get(spec.id) }, ctx);
         } else if (source.kind === 'command') {
-          reply = await this.workers.get(JSON.stringify([source.argv, source.cwd, source.env ?? null]))!.request(question.id, request, source.timeoutMs);
+          reply = await this.workers.get(JSON.stringify([source.argv, source.cwd, source.env ?? null]))!.request(question.id, request, source.timeoutMs, (ctx as MeteredContext).abortSignal);
         } else {
-          reply = await this.services.get(spec.id)!.request(request, source.timeoutMs);
+          reply = await this.services.get(spec.id)!.request(request, source.timeoutMs, (ctx as MeteredContext).abortSignal);
         }
       } catch (err) {
         throw session.environmentFailure ?? err;

@@ -1,0 +1,59 @@
+// The worker process door on its own (harness/plugins/worker.ts): a worker that hangs is
+// restarted so the questions behind it are answered, and an interrupted run stops waiting for
+// the questions in flight. The workers here are serial, as most first workers are.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { StrategyWorker } from '../../../harness/plugins/worker.ts';
+
+/** A serial worker: answers one line at a time; `hang` sleeps instead of answering. */
+const SERIAL = `
+import json, sys, time
+for line in sys.stdin:
+    req = json.loads(line)
+    if req["questionId"] == sys.argv[1]:
+        time.sleep(600)
+    sys.stdout.write(json.dumps({"questionId": req["questionId"], "answer": "ok " + req["questionId"]}) + "\\n")
+    sys.stdout.flush()
+`;
+
+function worker(hangOn: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+  writeFileSync(join(dir, 'serial.py'), SERIAL);
+  const logPath = join(dir, 'logs', 'w.stderr.log');
+  return { w: new StrategyWorker({ argv: ['python3', './serial.py', hangOn], cwd: dir, logPath, label: 'w (strategies[0].command)' }), logPath };
+}
+
+const settle = (p: Promise<unknown>) => p.then((v) => ({ ok: v }), (e: Error) => ({ error: e.message }));
+
+describe('a worker that hangs', () => {
+  it('is restarted after the timeout, so the questions queued behind it are answered', async () => {
+    const { w, logPath } = worker('q2');
+    await w.start();
+    try {
+      const out = await Promise.all(['q1', 'q2', 'q3', 'q4'].map((q) => settle(w.request(q, { questionId: q }, 1500))));
+      expect(out[0]).toEqual({ ok: { questionId: 'q1', answer: 'ok q1' } });
+      expect(out[1]).toEqual({ error: 'no reply within 1500 ms (timeoutMs); the worker answered nothing sent with or after it, so it was restarted' });
+      expect(out[2]).toEqual({ ok: { questionId: 'q3', answer: 'ok q3' } });
+      expect(out[3]).toEqual({ ok: { questionId: 'q4', answer: 'ok q4' } });
+    } finally {
+      await w.close();
+    }
+    expect(readFileSync(logPath, 'utf8')).toMatch(/question "q2" timed out after 1500 ms; no question sent with or after it was answered either: restarting the worker/);
+  }, 20_000);
+
+  it('stops waiting when the run is interrupted, long before timeoutMs', async () => {
+    const { w } = worker('q1');
+    await w.start();
+    const stop = new AbortController();
+    try {
+      const pending = settle(w.request('q1', { questionId: 'q1' }, 600_000, stop.signal));
+      setTimeout(() => stop.abort(new Error('interrupted')), 200);
+      expect(await pending).toEqual({ error: 'interrupted' }); // (the test's own timeout fails it if it waits)
+      expect(await settle(w.request('q2', { questionId: 'q2' }, 600_000, stop.signal))).toEqual({ error: 'interrupted' });
+    } finally {
+      await w.close(200);
+    }
+  }, 15_000);
+});

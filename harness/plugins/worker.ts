@@ -127,7 +127,7 @@ export class StrategyWorker {
       try {
         reply = JSON.parse(line);
       } catch {
-        problem = `a stdout line that is not JSON: ${JSON.stringify(line.slice(0, 120))}`;
+        problem = `a stdout line that is not JSON: ${JSON.stringify(line.slice(0, 120))} (stdout carries only protocol replies, one JSON object per line: write logs to stderr)`;
       }
     }
     const id = !problem && typeof reply === 'object' && reply !== null ? (reply as Record<string, unknown>).questionId : undefined;

@@ -50,7 +50,7 @@ describe('module plugins', () => {
       expect(r.embedCalls).toBe(1);
       expect(r.evidence).toHaveLength(1); // the unknown node is dropped and counted
       expect(r.parseFailures).toBe(1);
-      expect(r.trace.some((t) => t.action === 'skip' && /evidence\[1\] names no node/.test(t.reason ?? ''))).toBe(true);
+      expect(r.trace.some((t) => t.action === 'skip' && t.reason === 'evidence[1] names no node of the corpus (nope/x; no document "nope"): dropped')).toBe(true);
     }
   }, 30_000);
 

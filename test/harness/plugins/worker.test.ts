@@ -57,3 +57,19 @@ describe('a worker that hangs', () => {
     }
   }, 15_000);
 });
+
+describe('a worker that logs to stdout', () => {
+  it('gets an error that says stdout is for replies and logs go to stderr', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+    writeFileSync(join(dir, 'chatty.py'), 'import sys\nfor line in sys.stdin:\n    print("loading index...", flush=True)\n');
+    const w = new StrategyWorker({ argv: ['python3', './chatty.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    await w.start();
+    try {
+      expect(await settle(w.request('q1', { questionId: 'q1' }, 10_000))).toEqual({
+        error: 'the worker wrote a stdout line that is not JSON: "loading index..." (stdout carries only protocol replies, one JSON object per line: write logs to stderr)',
+      });
+    } finally {
+      await w.close(200);
+    }
+  }, 15_000);
+});

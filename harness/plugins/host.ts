@@ -34,6 +34,9 @@ import { StrategyWorker } from './worker.ts';
 
 export const CORPUS_FILE = 'corpus.json';
 
+/** A worker's stderr log, relative to the run folder. */
+export const workerLogFile = (id: string): string => join('logs', `${id.replace(/[^A-Za-z0-9._-]+/g, '_')}.stderr.log`);
+
 type PluginSource = NonNullable<StrategySpec['source']>;
 
 export interface PluginRunOptions {
@@ -112,7 +115,7 @@ export class PluginHost {
         const key = JSON.stringify([source.argv, source.cwd, source.env ?? null]);
         if (this.workers.has(key)) continue;
         mkdirSync(join(run.runDir, 'logs'), { recursive: true });
-        const worker = new StrategyWorker({ argv: source.argv, cwd: source.cwd, ...(source.env ? { env: source.env } : {}), logPath: join(run.runDir, 'logs', `${spec.id.replace(/[^A-Za-z0-9._-]+/g, '_')}.stderr.log`), label: `${spec.id} (${where(spec, 'command')})` });
+        const worker = new StrategyWorker({ argv: source.argv, cwd: source.cwd, ...(source.env ? { env: source.env } : {}), logPath: join(run.runDir, workerLogFile(spec.id)), label: `${spec.id} (${where(spec, 'command')})` });
         await worker.start();
         this.workers.set(key, worker);
       }

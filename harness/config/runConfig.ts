@@ -194,6 +194,8 @@ export interface StrategySpec {
   prompts?: Record<string, string>;
   /** Index of the config entry it came from (`strategies[i]`), for messages. */
   entry?: number;
+  /** For a plugin entry of a config file: the `file:line` of its door, for errors found when it loads. */
+  at?: string;
 }
 
 export interface LoadedConfig {
@@ -437,7 +439,10 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
   const { data, used } = substituteEnv(file.data, opts.env ?? process.env, file.where);
   const overrides = (opts.set ?? []).map((expr) => parseOverride(expr, data));
   const where = overrideLocator(file.where, overrides);
-  const { config, strategies, sources } = validateConfig(applyOverrides(data, overrides), where, dirname(abs));
+  const validated = validateConfig(applyOverrides(data, overrides), where, dirname(abs));
+  const { config, sources } = validated;
+  // A plugin's errors found when it loads (a syntax error, no such program) name the line too.
+  const strategies = validated.strategies.map((s) => (s.source ? { ...s, at: where(['strategies', s.entry ?? 0, s.source.kind]) } : s));
   return {
     path: abs,
     baseDir: dirname(abs),

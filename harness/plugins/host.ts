@@ -47,6 +47,8 @@ export interface PluginRunOptions {
 }
 
 const where = (spec: StrategySpec, ...rest: PropertyKey[]) => formatFieldPath(['strategies', spec.entry ?? 0, ...rest]);
+/** `where`, after the `file:line` of the entry when the config came from a file. */
+const located = (spec: StrategySpec, ...rest: PropertyKey[]) => `${spec.at ? `${spec.at} ` : ''}${where(spec, ...rest)}`;
 
 export class PluginHost {
   private readonly modules = new Map<string, StrategyPlugin<unknown>>();
@@ -71,7 +73,7 @@ export class PluginHost {
       const source = spec.source!;
       try {
         if (source.kind === 'module') await host.loadModule(spec, source.path);
-        if (source.kind === 'command') checkProgram(source.argv[0]!, source.cwd, where(spec, 'command', 0));
+        if (source.kind === 'command') checkProgram(source.argv[0]!, source.cwd, located(spec, 'command', 0));
       } catch (err) {
         if (!(err instanceof ConfigError)) throw err;
         errors.push(`  ${err.message}`);
@@ -84,7 +86,7 @@ export class PluginHost {
   private async loadModule(spec: StrategySpec, path: string): Promise<void> {
     let plugin = this.modules.get(path);
     if (!plugin) {
-      plugin = await loadPlugin<StrategyPlugin<unknown>>(path, 'strategy', where(spec, 'module'));
+      plugin = await loadPlugin<StrategyPlugin<unknown>>(path, 'strategy', located(spec, 'module'));
       this.modules.set(path, plugin);
     }
     if (!plugin.params) {

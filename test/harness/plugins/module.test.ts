@@ -88,6 +88,17 @@ export const helper = 1;
   }, 30_000);
 });
 
+describe('plugin errors found when the run starts', () => {
+  it('name the config file and line of the entry, like the errors of the config itself', async () => {
+    const d = dir({ 'broken.mjs': 'export default (;\n' });
+    const yaml = (entry: string) => `name: t\ndataset: { format: sample }\nstrategies:\n  - vector\n${entry}\nrun: { outDir: ${JSON.stringify(join(d, 'runs'))} }\nreports: []\n`;
+    writeFileSync(join(d, 'a.yaml'), yaml('  - id: b\n    module: ./broken.mjs'));
+    writeFileSync(join(d, 'b.yaml'), yaml('  - id: w\n    command: [no-such-program-tb, --serve]'));
+    await expect(runBenchmark(join(d, 'a.yaml'), { limit: 1 })).rejects.toThrow(/a\.yaml:6 strategies\[1\]\.module: .*broken\.mjs failed to load/);
+    await expect(runBenchmark(join(d, 'b.yaml'), { limit: 1 })).rejects.toThrow(/b\.yaml:6 strategies\[1\]\.command\[0\]: "no-such-program-tb" is not a program on PATH/);
+  });
+});
+
 describe('strategy entries', () => {
   const d = dir({ 'plugin.ts': PLUGIN, 'w.py': 'print(1)\n', 'p.md': 'Pick at most {{max_nodes}} nodes for {{question}}.' });
   const errorOf = (strategies: unknown[]) => {

@@ -98,6 +98,7 @@ export class StrategyWorker {
     const [program, ...args] = this.opts.argv;
     const child = spawn(program!, args, { cwd: this.opts.cwd, env: { ...process.env, ...this.opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
+    this.stderrTail = ''; // an exit's message quotes that process's stderr, not the one before
     child.stdin.on('error', () => {}); // a worker that exits mid-write: its 'exit' handler reports it
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {

@@ -73,3 +73,20 @@ describe('a worker that logs to stdout', () => {
     }
   }, 15_000);
 });
+
+describe('a worker that crashes', () => {
+  it("quotes the stderr of the process that exited, not of the one before it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+    writeFileSync(join(dir, 'crash.py'), 'import os, sys\nfor line in sys.stdin:\n    sys.stderr.write("dying " + str(os.getpid()) + "\\n"); sys.stderr.flush(); os._exit(7)\n');
+    const w = new StrategyWorker({ argv: ['python3', './crash.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    await w.start();
+    try {
+      // Two in flight: both die with the first process, then each is sent again alone and dies
+      // with its own process; its message quotes that one only.
+      const out = await Promise.all(['q1', 'q2'].map((q) => settle(w.request(q, { questionId: q }, 10_000))));
+      for (const o of out) expect((o as { error: string }).error).toMatch(/^the worker exited with code 7 while answering this question; stderr ends: dying \d+$/);
+    } finally {
+      await w.close(200);
+    }
+  }, 15_000);
+});

@@ -76,6 +76,8 @@ export class StrategyWorker {
   /** Requests sent so far, and the latest of them answered: a worker answering none sent at or after a timed-out one is stuck. */
   private sent = 0;
   private latestAnswered = 0;
+  /** Broken stdout lines no question could be blamed for (several in flight): a timeout says how many came while it waited. */
+  private strayLines = 0;
   private closed = false;
   private brokenReason: string | null = null;
   /** Waiting for nothing to be in flight. */
@@ -145,7 +147,7 @@ export class StrategyWorker {
       if (this.pending.size === 1) {
         const [only] = this.pending.keys();
         this.settle(only!, new ProtocolError(`the worker wrote ${problem}`, reply !== undefined && id === undefined ? 'questionId' : undefined));
-      }
+      } else this.strayLines++;
       return;
     }
     this.crashes = 0;
@@ -227,10 +229,13 @@ export class StrategyWorker {
     const child = this.child!;
     return new Promise((resolve, reject) => {
       const seq = ++this.sent;
+      const strayAtSend = this.strayLines;
       const timer = setTimeout(() => {
+        const stray = this.strayLines - strayAtSend;
+        const strayNote = stray > 0 ? `; meanwhile the worker wrote ${stray} stdout line${stray === 1 ? '' : 's'} that ${stray === 1 ? 'was' : 'were'} not a reply (its stderr log quotes them)` : '';
         const stuck = this.latestAnswered < seq && this.child === child && child.exitCode === null && child.signalCode === null;
         this.log.write(`[treebench] question "${questionId}" timed out after ${timeoutMs} ms${stuck ? '; no question sent with or after it was answered either: restarting the worker' : ''}\n`);
-        this.settle(questionId, new WorkerError(`no reply within ${timeoutMs} ms (timeoutMs)${stuck ? '; the worker answered nothing sent with or after it, so it was restarted' : ''}`));
+        this.settle(questionId, new WorkerError(`no reply within ${timeoutMs} ms (timeoutMs)${stuck ? '; the worker answered nothing sent with or after it, so it was restarted' : ''}${strayNote}`));
         if (!stuck) return;
         // The next request starts a new process; the questions in flight beside this one go
         // again, alone, as after an exit.

@@ -90,3 +90,19 @@ describe('a worker that crashes', () => {
     }
   }, 15_000);
 });
+
+describe('a worker that writes a broken reply with several questions in flight', () => {
+  it("times that question out saying a stray line came meanwhile", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+    writeFileSync(join(dir, 'broken.py'), 'import json, sys\nfor line in sys.stdin:\n    q = json.loads(line)["questionId"]\n    print("{not json" if q == "q1" else json.dumps({"questionId": q, "answer": "ok"}), flush=True)\n');
+    const w = new StrategyWorker({ argv: ['python3', './broken.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    await w.start();
+    try {
+      const out = await Promise.all(['q1', 'q2', 'q3'].map((q) => settle(w.request(q, { questionId: q }, 1500))));
+      expect(out[0]).toEqual({ error: 'no reply within 1500 ms (timeoutMs); meanwhile the worker wrote 1 stdout line that was not a reply (its stderr log quotes them)' });
+      expect(out.slice(1)).toEqual([{ ok: { questionId: 'q2', answer: 'ok' } }, { ok: { questionId: 'q3', answer: 'ok' } }]);
+    } finally {
+      await w.close(200);
+    }
+  }, 15_000);
+});

@@ -78,6 +78,8 @@ export class StrategyWorker {
   private latestAnswered = 0;
   /** Broken stdout lines no question could be blamed for (several in flight): a timeout says how many came while it waited. */
   private strayLines = 0;
+  /** Processes killed for being stuck: their exit is a restart, not a crash toward `maxCrashes`. */
+  private readonly killedStuck = new WeakSet<ChildProcessWithoutNullStreams>();
   private closed = false;
   private brokenReason: string | null = null;
   /** Waiting for nothing to be in flight. */
@@ -158,6 +160,10 @@ export class StrategyWorker {
   private onExit(child: ChildProcessWithoutNullStreams, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child === child) this.child = null;
     if (this.closed) return;
+    if (this.killedStuck.has(child)) {
+      this.log.write('[treebench] worker restarted (it was stuck)\n');
+      return; // its questions were settled when it was found stuck
+    }
     this.crashes++;
     const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
     const tail = this.stderrTail.trim() ? `; stderr ends: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
@@ -241,6 +247,7 @@ export class StrategyWorker {
         // again, alone, as after an exit.
         this.child = null;
         for (const [id, p] of [...this.pending]) if (p.child === child) this.settle(id, new WorkerCrash('the worker was restarted, stuck on another question'));
+        this.killedStuck.add(child);
         child.kill('SIGKILL');
       }, timeoutMs);
       this.pending.set(questionId, { resolve, reject, timer, seq, child });

@@ -106,3 +106,20 @@ describe('a worker that writes a broken reply with several questions in flight',
     }
   }, 15_000);
 });
+
+describe('a worker restarted because it was stuck', () => {
+  it('is not counted as crashing: two crashes and a hang in a row do not give the worker up', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+    writeFileSync(join(dir, 'mixed.py'), 'import json, os, sys, time\nfor line in sys.stdin:\n    q = json.loads(line)["questionId"]\n    if q == "crash": os._exit(7)\n    if q == "hang": time.sleep(600)\n    print(json.dumps({"questionId": q, "answer": "ok"}), flush=True)\n');
+    const w = new StrategyWorker({ argv: ['python3', './mixed.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    await w.start();
+    try {
+      expect(await settle(w.request('crash', { questionId: 'crash' }, 10_000))).toMatchObject({ error: expect.stringMatching(/exited with code 7/) }); // two exits: sent, then again alone
+      expect(await settle(w.request('hang', { questionId: 'hang' }, 1000))).toMatchObject({ error: expect.stringMatching(/so it was restarted/) });
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the killed process's exit arrives (it must not count)
+      expect(await settle(w.request('fine', { questionId: 'fine' }, 10_000))).toEqual({ ok: { questionId: 'fine', answer: 'ok' } });
+    } finally {
+      await w.close(200);
+    }
+  }, 20_000);
+});

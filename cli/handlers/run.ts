@@ -1,5 +1,7 @@
 // `treebench run <config>`: run the strategies of a config over its dataset, write the run folder
 // and print the table. Exit codes: see runExitCode.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { loadConfig } from '../../harness/config/runConfig.ts';
 import { limitHeapForModelCalls, widenWhenCallsStart } from '../heapGrowth.ts';
@@ -24,6 +26,7 @@ import { startProgress, type ProgressLine } from '../../harness/run/progress.ts'
 import { registerBuiltinStrategies } from '../../strategies/registry.ts';
 import { warningLines } from '../../reports/warnings.ts';
 import { progressPrinter } from './runProgress.ts';
+import { workerLogFile } from '../../harness/plugins/host.ts';
 
 // Configs name the built-in strategies: this command offers them.
 registerBuiltinStrategies();
@@ -213,12 +216,19 @@ function runExitCode(outcome: Awaited<ReturnType<typeof runBenchmark>>, loaded: 
       forTerminal(
         `run failed: ${failed.length} of ${total} records are errors (${(rate * 100).toFixed(1)}% > run.maxErrorRate ${(max * 100).toFixed(1)}%). Commonest:\n` +
           top.map(([m, n]) => `  ${n}x ${m.length > 300 ? `${m.slice(0, 300)}…` : m}`).join('\n') +
+          workerLogs(outcome.dir, failed) +
           `\nafter fixing the cause: ${resumeCommand({ ...args, retryErrors: true }, outcome.dir)}\n`,
       ),
     );
     return 3;
   }
   return 0;
+}
+
+/** Where the stderr of the workers that failed went (a worker's own account of its errors). */
+function workerLogs(dir: string, failed: readonly { strategy: string }[]): string {
+  const logs = [...new Set(failed.map((r) => r.strategy))].map((id) => join(dir, workerLogFile(id))).filter((f) => existsSync(f) && statSync(f).size > 0);
+  return logs.map((f) => `\nworker stderr: ${f}`).join('');
 }
 
 /**

@@ -194,6 +194,8 @@ export interface StrategySpec {
   prompts?: Record<string, string>;
   /** Index of the config entry it came from (`strategies[i]`), for messages. */
   entry?: number;
+  /** For a plugin entry of a config file: the `file:line` of its door, for errors found when it loads. */
+  at?: string;
 }
 
 export interface LoadedConfig {
@@ -314,6 +316,10 @@ export function validateConfig(
       id = e.id ?? basename(abs).replace(/\.(m|c)?[jt]s$/, '');
     } else if (kinded.kind === 'command') {
       const argv = e.command!;
+      // A script argument that is not there (`[python3, ./retriver.py]`) would fail every
+      // question at run time: say so now. Only relative paths with a file extension look like one.
+      const missing = argv.findIndex((a, j) => j > 0 && /^\.\.?[/\\]/.test(a) && /\.[A-Za-z0-9]+$/.test(a) && !existsSync(resolve(baseDir, a)));
+      if (missing > 0) return fail(['strategies', i, 'command', missing], `${argv[missing]}: no such file (paths are relative to the config's folder, ${baseDir})`);
       for (const f of argvFiles(argv, baseDir)) hashFile(resolve(baseDir, f));
       source = { kind: 'command', argv, cwd: baseDir, ...(e.env ? { env: e.env } : {}), timeoutMs: e.timeoutMs! };
       name = `command:${argv.join(' ')}`;
@@ -437,7 +443,10 @@ export function loadConfig(path: string, opts: LoadOptions = {}): LoadedConfig {
   const { data, used } = substituteEnv(file.data, opts.env ?? process.env, file.where);
   const overrides = (opts.set ?? []).map((expr) => parseOverride(expr, data));
   const where = overrideLocator(file.where, overrides);
-  const { config, strategies, sources } = validateConfig(applyOverrides(data, overrides), where, dirname(abs));
+  const validated = validateConfig(applyOverrides(data, overrides), where, dirname(abs));
+  const { config, sources } = validated;
+  // A plugin's errors found when it loads (a syntax error, no such program) name the line too.
+  const strategies = validated.strategies.map((s) => (s.source ? { ...s, at: where(['strategies', s.entry ?? 0, s.source.kind]) } : s));
   return {
     path: abs,
     baseDir: dirname(abs),

@@ -34,6 +34,9 @@ import { StrategyWorker } from './worker.ts';
 
 export const CORPUS_FILE = 'corpus.json';
 
+/** A worker's stderr log, relative to the run folder. */
+export const workerLogFile = (id: string): string => join('logs', `${id.replace(/[^A-Za-z0-9._-]+/g, '_')}.stderr.log`);
+
 type PluginSource = NonNullable<StrategySpec['source']>;
 
 export interface PluginRunOptions {
@@ -44,6 +47,8 @@ export interface PluginRunOptions {
 }
 
 const where = (spec: StrategySpec, ...rest: PropertyKey[]) => formatFieldPath(['strategies', spec.entry ?? 0, ...rest]);
+/** `where`, after the `file:line` of the entry when the config came from a file. */
+const located = (spec: StrategySpec, ...rest: PropertyKey[]) => `${spec.at ? `${spec.at} ` : ''}${where(spec, ...rest)}`;
 
 export class PluginHost {
   private readonly modules = new Map<string, StrategyPlugin<unknown>>();
@@ -68,7 +73,7 @@ export class PluginHost {
       const source = spec.source!;
       try {
         if (source.kind === 'module') await host.loadModule(spec, source.path);
-        if (source.kind === 'command') checkProgram(source.argv[0]!, source.cwd, where(spec, 'command', 0));
+        if (source.kind === 'command') checkProgram(source.argv[0]!, source.cwd, located(spec, 'command', 0));
       } catch (err) {
         if (!(err instanceof ConfigError)) throw err;
         errors.push(`  ${err.message}`);
@@ -81,7 +86,7 @@ export class PluginHost {
   private async loadModule(spec: StrategySpec, path: string): Promise<void> {
     let plugin = this.modules.get(path);
     if (!plugin) {
-      plugin = await loadPlugin<StrategyPlugin<unknown>>(path, 'strategy', where(spec, 'module'));
+      plugin = await loadPlugin<StrategyPlugin<unknown>>(path, 'strategy', located(spec, 'module'));
       this.modules.set(path, plugin);
     }
     if (!plugin.params) {
@@ -112,7 +117,7 @@ export class PluginHost {
         const key = JSON.stringify([source.argv, source.cwd, source.env ?? null]);
         if (this.workers.has(key)) continue;
         mkdirSync(join(run.runDir, 'logs'), { recursive: true });
-        const worker = new StrategyWorker({ argv: source.argv, cwd: source.cwd, ...(source.env ? { env: source.env } : {}), logPath: join(run.runDir, 'logs', `${spec.id.replace(/[^A-Za-z0-9._-]+/g, '_')}.stderr.log`), label: `${spec.id} (${where(spec, 'command')})` });
+        const worker = new StrategyWorker({ argv: source.argv, cwd: source.cwd, ...(source.env ? { env: source.env } : {}), logPath: join(run.runDir, workerLogFile(spec.id)), label: `${spec.id} (${where(spec, 'command')})` });
         await worker.start();
         this.workers.set(key, worker);
       }
@@ -148,9 +153,9 @@ export class PluginHost {
           const plugin = this.modules.get(source.path)!;
           reply = await plugin.run({ ...request, params: this.parsedParams.get(spec.id) }, ctx);
         } else if (source.kind === 'command') {
-          reply = await this.workers.get(JSON.stringify([source.argv, source.cwd, source.env ?? null]))!.request(question.id, request, source.timeoutMs);
+          reply = await this.workers.get(JSON.stringify([source.argv, source.cwd, source.env ?? null]))!.request(question.id, request, source.timeoutMs, (ctx as MeteredContext).abortSignal);
         } else {
-          reply = await this.services.get(spec.id)!.request(request, source.timeoutMs);
+          reply = await this.services.get(spec.id)!.request(request, source.timeoutMs, (ctx as MeteredContext).abortSignal);
         }
       } catch (err) {
         throw session.environmentFailure ?? err;

@@ -20,13 +20,17 @@ export async function loadPlugin<T>(path: string, kind: 'strategy' | 'scorer', w
   if (!statSync(path).isFile()) throw new ConfigError(`${where}: ${path}: not a file`);
   let mod: Record<string, unknown>;
   try {
-    mod = await importModule(path, TS.has(ext));
+    mod = await importModule(path, TS.has(ext), where);
   } catch (err) {
     if (err instanceof ConfigError) throw err;
     const e = err as Error;
     throw new ConfigError(`${where}: ${path} failed to load: ${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`);
   }
-  const value = mod.default;
+  // A module compiled to CommonJS (a .ts file in a package without "type": "module", which tsx
+  // compiles as CommonJS; a .cjs file with `exports.default = ...`) arrives with its exports as
+  // the default: its own default export is one level down.
+  const outer = mod.default as { default?: unknown } | undefined;
+  const value = !isPlugin(outer, kind) && typeof outer === 'object' && outer !== null && isPlugin(outer.default, kind) ? outer.default : outer;
   if (!isPlugin(value, kind)) {
     const maker = kind === 'scorer' ? 'defineScorer' : 'defineStrategy';
     const got = value === undefined ? 'it has no default export' : `its default export is ${typeof value === 'object' ? 'an object' : typeof value} not made with ${maker}`;
@@ -35,7 +39,7 @@ export async function loadPlugin<T>(path: string, kind: 'strategy' | 'scorer', w
   return value as T;
 }
 
-async function importModule(path: string, typescript: boolean): Promise<Record<string, unknown>> {
+async function importModule(path: string, typescript: boolean, where: string): Promise<Record<string, unknown>> {
   const url = pathToFileURL(path).href;
   if (!typescript) return (await import(url)) as Record<string, unknown>;
   // Under tsx or vitest a .ts file imports natively; plain Node 20 refuses the extension.
@@ -48,7 +52,7 @@ async function importModule(path: string, typescript: boolean): Promise<Record<s
   try {
     tsx = (await import('tsx/esm/api')) as typeof tsx;
   } catch {
-    throw new ConfigError(`${path}: a TypeScript plugin loads through tsx, which is not installed: \`npm install tsx\` (or compile the plugin to .js)`);
+    throw new ConfigError(`${where}: ${path}: a TypeScript plugin loads through tsx, which is not installed: \`npm install tsx\` (or compile the plugin to .js)`);
   }
   return tsx.tsImport(url, import.meta.url);
 }

@@ -107,6 +107,7 @@ export function resultFromResponse(reply: unknown, corpus: Corpus, request: Pick
     if (typeof reply.error !== 'string') throw new ProtocolError(`expected a string, got ${typeName(reply.error)}`, 'error');
     if (reply.error.trim()) throw new StrategyReportedError(reply.error.slice(0, MAX_TEXT));
   }
+  if (reply.answer === undefined) throw new ProtocolError('missing: a response needs `answer`, a string (with `error` to report a failure)', 'answer');
   if (typeof reply.answer !== 'string') throw new ProtocolError(`expected a string, got ${typeName(reply.answer)}`, 'answer');
   const result: StrategyResult = { answer: reply.answer, evidence: [], trace: [] };
 
@@ -127,7 +128,11 @@ export function resultFromResponse(reply: unknown, corpus: Corpus, request: Pick
       const resolved = resolveEvidence(item, at, docs);
       if (!resolved) {
         dropped++;
-        result.trace.push({ step: 0, action: 'skip', source: 'rule', ...(isObj(item) && typeof item.docId === 'string' ? { docId: item.docId } : {}), reason: `${at} names no ${isObj(item) && 'nodeId' in item ? 'node' : isObj(item) && 'page' in item ? 'page' : 'document'} of the corpus: dropped` });
+        const it = item as Record<string, unknown>;
+        const kind = 'nodeId' in it ? 'node' : 'page' in it ? 'page' : 'document';
+        const named = `${String(it.docId)}${kind === 'node' ? `/${String(it.nodeId)}` : kind === 'page' ? ` page ${String(it.page)}` : ''}`.slice(0, 160);
+        const why = docs.has(String(it.docId)) ? '' : `; no document ${JSON.stringify(String(it.docId).slice(0, 80))}`;
+        result.trace.push({ step: 0, action: 'skip', source: 'rule', docId: String(it.docId), reason: `${at} names no ${kind} of the corpus (${named}${why}): dropped` });
         return;
       }
       result.evidence.push({ ...resolved, rank: result.evidence.length + 1 });

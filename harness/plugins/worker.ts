@@ -7,7 +7,12 @@
 // What can go wrong, and what becomes of it:
 //   - a reply that is not JSON, not an object or names no question in flight: logged; when only
 //     one question is in flight it is that question's protocol error;
-//   - a question not answered within `timeoutMs`: an error record (a late reply is ignored);
+//   - a question not answered within `timeoutMs`: an error record (a late reply is ignored); when
+//     no question sent with it or after it has been answered either, the worker is stuck on it (a
+//     serial worker would keep every later question waiting for its own timeout too): it is
+//     killed and started again, and the questions in flight beside it are sent again, alone, as
+//     after an exit;
+//   - the run is interrupted (Ctrl-C): the questions in flight stop waiting at once (no record);
 //   - the worker exits: a new process is started for the next request. A question that was in
 //     flight beside others when it exited is sent again, alone (nothing else in flight), so that
 //     only the question that crashes the worker on its own gets the error record; after
@@ -41,6 +46,10 @@ interface Pending {
   resolve(value: unknown): void;
   reject(err: Error): void;
   timer: NodeJS.Timeout;
+  /** Order in which it was sent. */
+  seq: number;
+  /** The process it was sent to. */
+  child: ChildProcessWithoutNullStreams;
 }
 
 /** Error of a question the worker did not answer (exit, timeout, broken reply). */
@@ -64,6 +73,13 @@ export class StrategyWorker {
   private readonly log: WriteStream;
   private stderrTail = '';
   private crashes = 0;
+  /** Requests sent so far, and the latest of them answered: a worker answering none sent at or after a timed-out one is stuck. */
+  private sent = 0;
+  private latestAnswered = 0;
+  /** Broken stdout lines no question could be blamed for (several in flight): a timeout says how many came while it waited. */
+  private strayLines = 0;
+  /** Processes killed for being stuck: their exit is a restart, not a crash toward `maxCrashes`. */
+  private readonly killedStuck = new WeakSet<ChildProcessWithoutNullStreams>();
   private closed = false;
   private brokenReason: string | null = null;
   /** Waiting for nothing to be in flight. */
@@ -86,6 +102,7 @@ export class StrategyWorker {
     const [program, ...args] = this.opts.argv;
     const child = spawn(program!, args, { cwd: this.opts.cwd, env: { ...process.env, ...this.opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
+    this.stderrTail = ''; // an exit's message quotes that process's stderr, not the one before
     child.stdin.on('error', () => {}); // a worker that exits mid-write: its 'exit' handler reports it
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
@@ -115,7 +132,7 @@ export class StrategyWorker {
       try {
         reply = JSON.parse(line);
       } catch {
-        problem = `a stdout line that is not JSON: ${JSON.stringify(line.slice(0, 120))}`;
+        problem = `a stdout line that is not JSON: ${JSON.stringify(line.slice(0, 120))} (stdout carries only protocol replies, one JSON object per line: write logs to stderr)`;
       }
     }
     const id = !problem && typeof reply === 'object' && reply !== null ? (reply as Record<string, unknown>).questionId : undefined;
@@ -132,22 +149,27 @@ export class StrategyWorker {
       if (this.pending.size === 1) {
         const [only] = this.pending.keys();
         this.settle(only!, new ProtocolError(`the worker wrote ${problem}`, reply !== undefined && id === undefined ? 'questionId' : undefined));
-      }
+      } else this.strayLines++;
       return;
     }
     this.crashes = 0;
+    this.latestAnswered = Math.max(this.latestAnswered, this.pending.get(id as string)!.seq);
     this.settle(id as string, reply);
   }
 
   private onExit(child: ChildProcessWithoutNullStreams, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child === child) this.child = null;
     if (this.closed) return;
+    if (this.killedStuck.has(child)) {
+      this.log.write('[treebench] worker restarted (it was stuck)\n');
+      return; // its questions were settled when it was found stuck
+    }
     this.crashes++;
     const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
     const tail = this.stderrTail.trim() ? `; stderr ends: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
     this.log.write(`[treebench] worker ${how}\n`);
     if (this.crashes >= (this.opts.maxCrashes ?? 3)) this.brokenReason = `the worker ${how} ${this.crashes} times in a row without answering${tail}`;
-    for (const id of [...this.pending.keys()]) this.settle(id, new WorkerCrash(`the worker ${how} while answering this question${tail}`));
+    for (const [id, p] of [...this.pending]) if (p.child === child) this.settle(id, new WorkerCrash(`the worker ${how} while answering this question${tail}`));
   }
 
   private settle(id: string, outcome: unknown): void {
@@ -163,7 +185,22 @@ export class StrategyWorker {
   }
 
   /** Sends one request and waits for its reply (the parsed JSON object) or an error. */
-  async request(questionId: string, request: object, timeoutMs: number): Promise<unknown> {
+  async request(questionId: string, request: object, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+    if (!signal) return this.requestInner(questionId, request, timeoutMs);
+    if (signal.aborted) throw abortReason(signal);
+    let onAbort!: () => void;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(abortReason(signal));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([this.requestInner(questionId, request, timeoutMs), aborted]);
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async requestInner(questionId: string, request: object, timeoutMs: number): Promise<unknown> {
     while (this.pending.has(questionId)) await new Promise<void>((resolve) => this.waiting.set(questionId, [...(this.waiting.get(questionId) ?? []), resolve]));
     while (this.exclusive > 0) await this.exclusiveTail;
     try {
@@ -197,11 +234,23 @@ export class StrategyWorker {
     if (!this.child) await this.spawnChild();
     const child = this.child!;
     return new Promise((resolve, reject) => {
+      const seq = ++this.sent;
+      const strayAtSend = this.strayLines;
       const timer = setTimeout(() => {
-        this.log.write(`[treebench] question "${questionId}" timed out after ${timeoutMs} ms\n`);
-        this.settle(questionId, new WorkerError(`no reply within ${timeoutMs} ms (timeoutMs)`));
+        const stray = this.strayLines - strayAtSend;
+        const strayNote = stray > 0 ? `; meanwhile the worker wrote ${stray} stdout line${stray === 1 ? '' : 's'} that ${stray === 1 ? 'was' : 'were'} not a reply (its stderr log quotes them)` : '';
+        const stuck = this.latestAnswered < seq && this.child === child && child.exitCode === null && child.signalCode === null;
+        this.log.write(`[treebench] question "${questionId}" timed out after ${timeoutMs} ms${stuck ? '; no question sent with or after it was answered either: restarting the worker' : ''}\n`);
+        this.settle(questionId, new WorkerError(`no reply within ${timeoutMs} ms (timeoutMs)${stuck ? '; the worker answered nothing sent with or after it, so it was restarted' : ''}${strayNote}`));
+        if (!stuck) return;
+        // The next request starts a new process; the questions in flight beside this one go
+        // again, alone, as after an exit.
+        this.child = null;
+        for (const [id, p] of [...this.pending]) if (p.child === child) this.settle(id, new WorkerCrash('the worker was restarted, stuck on another question'));
+        this.killedStuck.add(child);
+        child.kill('SIGKILL');
       }, timeoutMs);
-      this.pending.set(questionId, { resolve, reject, timer });
+      this.pending.set(questionId, { resolve, reject, timer, seq, child });
       child.stdin.write(`${JSON.stringify(request)}\n`);
     });
   }
@@ -222,4 +271,8 @@ export class StrategyWorker {
     }
     await new Promise<void>((resolve) => this.log.end(resolve));
   }
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('interrupted');
 }

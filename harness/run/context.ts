@@ -148,6 +148,11 @@ export class MeteredContext implements StrategyContext {
     return this.repeat;
   }
 
+  /** Aborted when the run is interrupted or its circuit breaker trips (plugin doors stop waiting on it). */
+  get abortSignal(): AbortSignal | undefined {
+    return this.door.signal;
+  }
+
   private get pricedModel(): string {
     return this.door.priceAs ?? this.door.provider.id;
   }

@@ -1,6 +1,7 @@
 // In-process plugins (`module:`) and the strategy entries of a config: what loads, and the errors
 // a user gets for what does not, each naming the field and the file.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { validateConfig } from '../../../harness/config/runConfig.ts';
 import { configHashOf } from '../../../harness/config/overrides.ts';
 
 const INDEX = new URL('../../../index.ts', import.meta.url).pathname;
+const ROOT = new URL('../../../', import.meta.url).pathname;
 
 function dir(files: Record<string, string>): string {
   const d = mkdtempSync(join(tmpdir(), 'treebench-module-'));
@@ -48,7 +50,7 @@ describe('module plugins', () => {
       expect(r.embedCalls).toBe(1);
       expect(r.evidence).toHaveLength(1); // the unknown node is dropped and counted
       expect(r.parseFailures).toBe(1);
-      expect(r.trace.some((t) => t.action === 'skip' && /evidence\[1\] names no node/.test(t.reason ?? ''))).toBe(true);
+      expect(r.trace.some((t) => t.action === 'skip' && t.reason === 'evidence[1] names no node of the corpus (nope/x; no document "nope"): dropped')).toBe(true);
     }
   }, 30_000);
 
@@ -62,6 +64,38 @@ describe('module plugins', () => {
     await expect(runBenchmark(base(d, [{ id: 'a', module: './plain.mjs' }]), { baseDir: d })).rejects.toThrow(/strategies\[0\]\.module: .*plain\.mjs: its default export is an object not made with defineStrategy/);
     await expect(runBenchmark(base(d, [{ id: 'a', module: './none.mjs' }]), { baseDir: d })).rejects.toThrow(/it has no default export/);
     await expect(runBenchmark(base(d, [{ id: 'a', module: './broken.mjs' }]), { baseDir: d })).rejects.toThrow(/broken\.mjs failed to load: .*(SyntaxError|invalid JS syntax)/); // (vitest parses it itself)
+  });
+  it('loads a .ts plugin of a CommonJS package (`npm init -y`), which tsx compiles as CommonJS', async () => {
+    // Its exports arrive as the default export, the plugin one level down. Vitest (and a process
+    // already under tsx) unwraps that itself, so the loader is bundled as the published package
+    // runs it and imported in a plain Node process, where a .ts file goes through tsx.tsImport.
+    const plugin = `export default { name: 'cjs-first', [Symbol.for('treebench.plugin')]: 'strategy', async run() { return { answer: 'x', evidence: [] }; } };
+export const helper = 1;
+`;
+    const d = dir({ 'package.json': '{ "name": "user-project", "type": "commonjs" }\n', 'plugin.ts': plugin });
+    // Inside the checkout, so that the bundle's import('tsx/esm/api') resolves.
+    const out = mkdtempSync(join(ROOT, 'node_modules', '.treebench-test-'));
+    try {
+      const { build } = await import('esbuild');
+      await build({ entryPoints: [join(ROOT, 'harness/plugins/load.ts')], bundle: true, format: 'esm', platform: 'node', outfile: join(out, 'load.mjs'), external: ['tsx', 'tsx/*'], logLevel: 'silent' });
+      const probe = `const { loadPlugin } = await import(${JSON.stringify(join(out, 'load.mjs'))}); const p = await loadPlugin(process.argv[1], 'strategy', 'strategies[0].module'); console.log('loaded ' + p.name);`;
+      const run = spawnSync(process.execPath, ['--input-type=module', '-e', probe, join(d, 'plugin.ts')], { encoding: 'utf8' });
+      expect(run.stderr).not.toMatch(/not made with defineStrategy/);
+      expect(run.stdout.trim()).toBe('loaded cjs-first');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 30_000);
+});
+
+describe('plugin errors found when the run starts', () => {
+  it('name the config file and line of the entry, like the errors of the config itself', async () => {
+    const d = dir({ 'broken.mjs': 'export default (;\n' });
+    const yaml = (entry: string) => `name: t\ndataset: { format: sample }\nstrategies:\n  - vector\n${entry}\nrun: { outDir: ${JSON.stringify(join(d, 'runs'))} }\nreports: []\n`;
+    writeFileSync(join(d, 'a.yaml'), yaml('  - id: b\n    module: ./broken.mjs'));
+    writeFileSync(join(d, 'b.yaml'), yaml('  - id: w\n    command: [no-such-program-tb, --serve]'));
+    await expect(runBenchmark(join(d, 'a.yaml'), { limit: 1 })).rejects.toThrow(/a\.yaml:6 strategies\[1\]\.module: .*broken\.mjs failed to load/);
+    await expect(runBenchmark(join(d, 'b.yaml'), { limit: 1 })).rejects.toThrow(/b\.yaml:6 strategies\[1\]\.command\[0\]: "no-such-program-tb" is not a program on PATH/);
   });
 });
 
@@ -81,6 +115,8 @@ describe('strategy entries', () => {
     expect(errorOf([{ id: 'a', params: {} }])).toMatch(/strategies\[0\]: name the strategy with one of `strategy: <built-in>`, `module: \.\/file\.ts`/);
     expect(errorOf([{ module: './missing.ts' }])).toMatch(/strategies\[0\]\.module: \.\/missing\.ts: no such file/);
     expect(errorOf([{ command: ['python3', './w.py'] }])).toMatch(/strategies\[0\]\.id: /);
+    expect(errorOf([{ id: 'w', command: ['python3', './wrker.py', '--port', '8'] }])).toMatch(/x\.yaml strategies\[0\]\.command\[1\]: \.\/wrker\.py: no such file \(paths are relative to the config's folder/);
+    expect(errorOf([{ id: 'w', command: ['python3', './w.py', '--out', './later/'] }])).toBe(''); // not a script
     expect(errorOf([{ id: 'w', command: 'python3 ./w.py' }])).toMatch(/strategies\[0\]\.command: expected the program and its arguments as a list/);
     expect(errorOf([{ id: 'u', url: 'ftp://x' }])).toMatch(/strategies\[0\]\.url: expected an http:\/\/ or https:\/\/ URL/);
     expect(errorOf([{ id: 'u', url: 'http://127.0.0.1:1/x', tiemoutMs: 5 }])).toMatch(/strategies\[0\]: unknown key "tiemoutMs" \(did you mean "timeoutMs"\?\)/);

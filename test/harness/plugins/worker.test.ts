@@ -1,0 +1,125 @@
+// The worker process door on its own (harness/plugins/worker.ts): a worker that hangs is
+// restarted so the questions behind it are answered, and an interrupted run stops waiting for
+// the questions in flight. The workers here are serial, as most first workers are.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { StrategyWorker } from '../../../harness/plugins/worker.ts';
+
+/** A serial worker: answers one line at a time; `hang` sleeps instead of answering. */
+const SERIAL = `
+import json, sys, time
+for line in sys.stdin:
+    req = json.loads(line)
+    if req["questionId"] == sys.argv[1]:
+        time.sleep(600)
+    sys.stdout.write(json.dumps({"questionId": req["questionId"], "answer": "ok " + req["questionId"]}) + "\\n")
+    sys.stdout.flush()
+`;
+
+function worker(hangOn: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+  writeFileSync(join(dir, 'serial.py'), SERIAL);
+  const logPath = join(dir, 'logs', 'w.stderr.log');
+  return { w: new StrategyWorker({ argv: ['python3', './serial.py', hangOn], cwd: dir, logPath, label: 'w (strategies[0].command)' }), logPath };
+}
+
+const settle = (p: Promise<unknown>) => p.then((v) => ({ ok: v }), (e: Error) => ({ error: e.message }));
+
+describe('a worker that hangs', () => {
+  it('is restarted after the timeout, so the questions queued behind it are answered', async () => {
+    const { w, logPath } = worker('q2');
+    await w.start();
+    try {
+      const out = await Promise.all(['q1', 'q2', 'q3', 'q4'].map((q) => settle(w.request(q, { questionId: q }, 1500))));
+      expect(out[0]).toEqual({ ok: { questionId: 'q1', answer: 'ok q1' } });
+      expect(out[1]).toEqual({ error: 'no reply within 1500 ms (timeoutMs); the worker answered nothing sent with or after it, so it was restarted' });
+      expect(out[2]).toEqual({ ok: { questionId: 'q3', answer: 'ok q3' } });
+      expect(out[3]).toEqual({ ok: { questionId: 'q4', answer: 'ok q4' } });
+    } finally {
+      await w.close();
+    }
+    expect(readFileSync(logPath, 'utf8')).toMatch(/question "q2" timed out after 1500 ms; no question sent with or after it was answered either: restarting the worker/);
+  }, 20_000);
+
+  it('stops waiting when the run is interrupted, long before timeoutMs', async () => {
+    const { w } = worker('q1');
+    await w.start();
+    const stop = new AbortController();
+    try {
+      const pending = settle(w.request('q1', { questionId: 'q1' }, 600_000, stop.signal));
+      setTimeout(() => stop.abort(new Error('interrupted')), 200);
+      expect(await pending).toEqual({ error: 'interrupted' }); // (the test's own timeout fails it if it waits)
+      expect(await settle(w.request('q2', { questionId: 'q2' }, 600_000, stop.signal))).toEqual({ error: 'interrupted' });
+    } finally {
+      await w.close(200);
+    }
+  }, 15_000);
+});
+
+describe('a worker that logs to stdout', () => {
+  it('gets an error that says stdout is for replies and logs go to stderr', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+    writeFileSync(join(dir, 'chatty.py'), 'import sys\nfor line in sys.stdin:\n    print("loading index...", flush=True)\n');
+    const w = new StrategyWorker({ argv: ['python3', './chatty.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    await w.start();
+    try {
+      expect(await settle(w.request('q1', { questionId: 'q1' }, 10_000))).toEqual({
+        error: 'the worker wrote a stdout line that is not JSON: "loading index..." (stdout carries only protocol replies, one JSON object per line: write logs to stderr)',
+      });
+    } finally {
+      await w.close(200);
+    }
+  }, 15_000);
+});
+
+describe('a worker that crashes', () => {
+  it("quotes the stderr of the process that exited, not of the one before it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+    writeFileSync(join(dir, 'crash.py'), 'import os, sys\nfor line in sys.stdin:\n    sys.stderr.write("dying " + str(os.getpid()) + "\\n"); sys.stderr.flush(); os._exit(7)\n');
+    const w = new StrategyWorker({ argv: ['python3', './crash.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    await w.start();
+    try {
+      // Two in flight: both die with the first process, then each is sent again alone and dies
+      // with its own process; its message quotes that one only.
+      const out = await Promise.all(['q1', 'q2'].map((q) => settle(w.request(q, { questionId: q }, 10_000))));
+      for (const o of out) expect((o as { error: string }).error).toMatch(/^the worker exited with code 7 while answering this question; stderr ends: dying \d+$/);
+    } finally {
+      await w.close(200);
+    }
+  }, 15_000);
+});
+
+describe('a worker that writes a broken reply with several questions in flight', () => {
+  it("times that question out saying a stray line came meanwhile", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+    writeFileSync(join(dir, 'broken.py'), 'import json, sys\nfor line in sys.stdin:\n    q = json.loads(line)["questionId"]\n    print("{not json" if q == "q1" else json.dumps({"questionId": q, "answer": "ok"}), flush=True)\n');
+    const w = new StrategyWorker({ argv: ['python3', './broken.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    await w.start();
+    try {
+      const out = await Promise.all(['q1', 'q2', 'q3'].map((q) => settle(w.request(q, { questionId: q }, 1500))));
+      expect(out[0]).toEqual({ error: 'no reply within 1500 ms (timeoutMs); meanwhile the worker wrote 1 stdout line that was not a reply (its stderr log quotes them)' });
+      expect(out.slice(1)).toEqual([{ ok: { questionId: 'q2', answer: 'ok' } }, { ok: { questionId: 'q3', answer: 'ok' } }]);
+    } finally {
+      await w.close(200);
+    }
+  }, 15_000);
+});
+
+describe('a worker restarted because it was stuck', () => {
+  it('is not counted as crashing: two crashes and a hang in a row do not give the worker up', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+    writeFileSync(join(dir, 'mixed.py'), 'import json, os, sys, time\nfor line in sys.stdin:\n    q = json.loads(line)["questionId"]\n    if q == "crash": os._exit(7)\n    if q == "hang": time.sleep(600)\n    print(json.dumps({"questionId": q, "answer": "ok"}), flush=True)\n');
+    const w = new StrategyWorker({ argv: ['python3', './mixed.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    await w.start();
+    try {
+      expect(await settle(w.request('crash', { questionId: 'crash' }, 10_000))).toMatchObject({ error: expect.stringMatching(/exited with code 7/) }); // two exits: sent, then again alone
+      expect(await settle(w.request('hang', { questionId: 'hang' }, 1000))).toMatchObject({ error: expect.stringMatching(/so it was restarted/) });
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the killed process's exit arrives (it must not count)
+      expect(await settle(w.request('fine', { questionId: 'fine' }, 10_000))).toEqual({ ok: { questionId: 'fine', answer: 'ok' } });
+    } finally {
+      await w.close(200);
+    }
+  }, 20_000);
+});

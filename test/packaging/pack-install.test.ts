@@ -48,7 +48,7 @@ describe.skipIf(!enabled)('npm pack, install in an empty folder, run the quickst
     // (The type declarations of the library API add about 2 MB.)
     expect(bytes).toBeLessThan(45 * 1024 * 1024);
     // TypeScript tooling and the optional PDF / OpenAI packages stay out of a default install.
-    for (const dev of ['tsx', 'typescript', 'pdfjs-dist', '@napi-rs/canvas', 'openai']) expect(existsSync(join(app, 'node_modules', dev)), dev).toBe(false);
+    for (const dev of ['tsx', 'typescript', 'pdfjs-dist', '@napi-rs/canvas', 'openai', 'gpt-tokenizer']) expect(existsSync(join(app, 'node_modules', dev)), dev).toBe(false);
 
     const bin = join(app, 'node_modules', '.bin', 'treebench');
     const version = spawnSync(bin, ['--version'], { cwd: app, encoding: 'utf8' });

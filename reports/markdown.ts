@@ -28,7 +28,7 @@ function answersTable(strategies: StrategySummary[]): string {
   const rows = strategies.map((s) => [
     escapeMarkdown(s.strategy),
     String(s.records),
-    escapeMarkdown(accuracyText(s)),
+    accuracyText(s), // numbers or a fixed mark, like the cells beside it: nothing to escape
     pct(s.exactMatch, s.intervals?.exactMatch),
     pct(s.f1, s.intervals?.f1),
     s.numericMatch === null ? NA : `${pct(s.numericMatch, s.intervals?.numericMatch)} (n=${s.numericN})`,

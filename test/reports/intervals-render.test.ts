@@ -67,6 +67,9 @@ describe('intervals in reports', () => {
     const rows = md.split('\n').filter((l) => l.startsWith('| vector'));
     expect(rows).toHaveLength(3);
     expect(rows[2]).toMatch(/1\.95 \[\d\.\d\d, \d\.\d\d\]/);
+    // Every interval written alike: the accuracy cell's brackets unescaped, as F1's beside it.
+    expect(rows[0]).toMatch(/\| 50\.0% \[\d+\.\d, \d+\.\d\] \|/);
+    expect(rows[0]).not.toContain('\\[');
     expect(md).not.toContain('## Repeats');
     expect(md).toMatch(/95% confidence interval \(Wilson/);
   });

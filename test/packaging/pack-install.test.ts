@@ -50,6 +50,12 @@ describe.skipIf(!enabled)('npm pack, install in an empty folder, run the quickst
     // TypeScript tooling and the optional PDF / OpenAI packages stay out of a default install.
     for (const dev of ['tsx', 'typescript', 'pdfjs-dist', '@napi-rs/canvas', 'openai', 'gpt-tokenizer']) expect(existsSync(join(app, 'node_modules', dev)), dev).toBe(false);
 
+    // Its `prepare` script, should npm run it for an installed tarball, finds no build script and
+    // does nothing (exit 0) instead of failing the install.
+    const prepare = spawnSync(process.execPath, [join(app, 'node_modules', 'treebench', 'bin', 'prepare.mjs')], { cwd: join(app, 'node_modules', 'treebench'), encoding: 'utf8' });
+    expect(prepare.status, prepare.stderr).toBe(0);
+    expect(files).not.toContain('bin/build.mjs');
+
     const bin = join(app, 'node_modules', '.bin', 'treebench');
     const version = spawnSync(bin, ['--version'], { cwd: app, encoding: 'utf8' });
     expect(version.stdout.trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);

@@ -201,14 +201,14 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
   );
   const model: DocModelCost = meter && asked ? { ...meter.cost(), built: asked.built, failed: !asked.built, ms: performance.now() - t0 } : null;
   // A printed table of contents entry that could not be found on the pages is left out, and said.
-  if (report.unlocated?.length && report.source === 'model') {
+  if (report.unlocated?.length) {
     const n = report.unlocated.length;
-    const eg = report.unlocated.slice(0, 5).map((t) => `"${t}"`).join(', ');
-    warnings.push(`{file}: ${n} section title(s) the model gave were found on no page and were left out: ${eg}${n > 5 ? ', …' : ''}`);
-  } else if (report.unlocated?.length) {
-    const n = report.unlocated.length;
-    const eg = report.unlocated.slice(0, 5).map((t) => `"${t}"`).join(', ');
-    warnings.push(`{file}: ${n} of ${report.tocEntries} table-of-contents entries could not be located on the pages and were left out: ${eg}${n > 5 ? ', …' : ''}`);
+    const eg = `${report.unlocated.slice(0, 5).map((t) => `"${t}"`).join(', ')}${n > 5 ? ', …' : ''}`;
+    warnings.push(
+      report.source === 'model'
+        ? `{file}: ${n} section title(s) the model gave were found on no page and were left out: ${eg}`
+        : `{file}: ${n} of ${report.tocEntries} table-of-contents entries could not be located on the pages and were left out: ${eg}`,
+    );
   }
   const summaries = opts.summaries ?? 'auto';
   if (summaries === 'auto' || summaries === 'extractive') addExtractiveSummaries(built, { maxTokens: opts.summaryTokens ?? DEFAULT_SUMMARY_TOKENS });

@@ -133,7 +133,8 @@ export function ingestOptions(corpus: CorpusConfig | undefined, opts: LoadDataOp
     strict: c.strict ?? false,
     strictField: 'corpus.strict',
     ...(opts.quiet ? { quiet: true } : {}),
-    ...(opts.model && (c.tree === 'auto' || c.tree === 'model') ? { model: opts.model } : {}),
+    // (ingest.ts asks it only under tree auto or model)
+    ...(opts.model ? { model: opts.model } : {}),
   };
 }
 

@@ -18,6 +18,7 @@ import { askJson } from '../protocol/ask.ts';
 import { taskMessage, type PromptPayload } from '../protocol/tasks.ts';
 import { extractiveSummary } from '../text/extractive.ts';
 import { summarySourceText } from '../trees/summarySource.ts';
+import { sumCalls } from './ingestionModel.ts';
 
 export interface IngestionCost {
   /** Summaries requested (nodes without one). */
@@ -101,11 +102,7 @@ export async function writeModelSummaries(corpus: Corpus, opts: ModelSummaryOpti
   for (const doc of corpus.docs) doc.summaries = 'model';
   return {
     nodes: jobs.length,
-    calls: calls.length,
-    cached: calls.filter((c) => c.cached).length,
-    inputTokens: calls.reduce((n, c) => n + c.inputTokens, 0),
-    outputTokens: calls.reduce((n, c) => n + c.outputTokens, 0),
-    costUsd: calls.reduce((n, c) => n + (c.costUsd ?? 0), 0),
+    ...sumCalls(calls),
     fallbacks,
     ms: performance.now() - t0,
   };

@@ -25,6 +25,7 @@ import type { CommandBody, Runner } from '../runner.ts';
 import { startProgress, type ProgressLine } from '../../harness/run/progress.ts';
 import { registerBuiltinStrategies } from '../../strategies/registry.ts';
 import { warningLines } from '../../reports/warnings.ts';
+import { ingestionLine } from '../../reports/format.ts';
 import { progressPrinter } from './runProgress.ts';
 import { workerLogFile } from '../../harness/plugins/host.ts';
 
@@ -116,18 +117,10 @@ async function cmdRun(args: RunArgs): Promise<number> {
   const extra = (format: string) => ({ nodeTitle: nodeTitles(data.corpus), ...(format === 'html' ? { records: recordsInRunOrder(store, outcome.manifest) } : {}) });
   await writeReportFiles(store, loaded.config.reports, (format) => ({ summary: outcome.summary, meta, ...extra(format) }));
   printReport(render(args.format, { summary: outcome.summary, meta, ...extra(args.format), ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
-  const trees = outcome.manifest.ingestion?.trees;
-  if (trees) {
-    const dollars = outcome.manifest.model.priced ? `$${trees.costUsd.toFixed(4)}` : 'unpriced';
-    const fell = trees.fallbacks ? `, ${trees.fallbacks} kept the offline tree (see warnings)` : '';
-    process.stderr.write(`ingestion: ${trees.built} of ${trees.documents} tree(s) built by the model${fell}, ${trees.calls} calls (${trees.cached} cached), ${trees.inputTokens + trees.outputTokens} tokens, ${dollars}; not in $/q (manifest.json ingestion.trees)\n`);
-  }
-  const sums = outcome.manifest.ingestion?.summaries;
-  if (sums) {
-    // Ingestion cost is the run's, not any question's: it is not in $/q.
-    const dollars = outcome.manifest.model.priced ? `$${sums.costUsd.toFixed(4)}` : 'unpriced';
-    process.stderr.write(`ingestion: ${sums.nodes} node summaries written by the model, ${sums.calls} calls (${sums.cached} cached), ${sums.inputTokens + sums.outputTokens} tokens, ${dollars}; not in $/q (manifest.json ingestion)\n`);
-  }
+  // The model's ingestion work (trees, summaries) is in every report's notes; on stderr too when
+  // stdout is a file format (the console table already shows the same line).
+  const ingestion = ingestionLine(meta);
+  if (ingestion && args.format !== 'table') process.stderr.write(`${ingestion}\n`);
   // A judge that could not grade (its server unreachable, no verdict) leaves records ungraded:
   // said here, not only in the report, so a run that "passed" with no grades is noticed.
   const ungraded = outcome.summary.strategies.reduce((n, s) => n + (s.judge?.errors ?? 0), 0);

@@ -22,7 +22,8 @@ import { fileSha256 } from '../files/fileHash.ts';
 import { lexicalGroundedness } from '../scoring/groundedness.ts';
 import { scoreRetrievalAtK } from '../scoring/retrieval.ts';
 import { summarize, type RunSummary } from '../summary/summary.ts';
-import { withIntervals } from '../summary/intervals.ts';
+import { withIntervalsInParallel } from '../summary/intervals.ts';
+import { BootstrapWorker } from '../stats/parallelBootstrap.ts';
 import { findPrice, loadRunPrices, priceCall, stalePricesWarning, sumCosts } from '../models/prices.ts';
 import { createEmbedder, createProvider, embedderOptionsFor } from '../models/providers/registry.ts';
 import { ProviderError } from '../models/providers/openai-client.ts';
@@ -446,16 +447,25 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     stopped = { reason, notRun, interrupted: Boolean(opts.signal?.aborted) && !breaker.open };
   }
 
-  await writer.close();
-  // Nothing of a finished record stays in memory while the run goes on (memory does not grow
-  // with the number of records): the summary reads the records file back, as `report` does, one
-  // record at a time into a summary row. Rows follow the run's order of strategies and
-  // questions, not completion order: the order `report` and `history` sort by too, so the
-  // seeded bootstrap gives them the same intervals.
-  const records: RunRecord[] = [];
-  store.forEachRecord((r) => void records.push(summaryRecord(r)));
-  sortLikeRun(records, manifest);
-  const summary = opts.intervals === false ? summarize(records) : withIntervals(summarize(records), records, { seed: manifest.seed });
+  // A long bootstrap ahead (some 100 ms or more from about 500 records) gets its second thread
+  // started now, so that its start overlaps the reading back of the records.
+  const bootstrapWorker = opts.intervals !== false && writer.appended >= 500 ? new BootstrapWorker() : undefined;
+  let summary: RunSummary;
+  try {
+    await writer.close();
+    // Nothing of a finished record stays in memory while the run goes on (memory does not grow
+    // with the number of records): the summary reads the records file back, as `report` does, one
+    // record at a time into a summary row. Rows follow the run's order of strategies and
+    // questions, not completion order: the order `report` and `history` sort by too, so the
+    // seeded bootstrap gives them the same intervals.
+    const records: RunRecord[] = [];
+    store.forEachRecord((r) => void records.push(summaryRecord(r)));
+    sortLikeRun(records, manifest);
+    summary = opts.intervals === false ? summarize(records) : await withIntervalsInParallel(summarize(records), records, { seed: manifest.seed, worker: bootstrapWorker });
+  } catch (err) {
+    bootstrapWorker?.close();
+    throw err;
+  }
   const pacing = provider.pacing;
   if (pacing && (pacing.paced || pacing.refused > 0)) {
     manifest.pacing = { ...pacing, waitedMs: Math.round(pacing.waitedMs) };

@@ -99,6 +99,47 @@ export class Xoshiro128 implements Rng {
     return (a * 67108864 + b) / 9007199254740992;
   }
 
+  /**
+   * Adds 1 to counts[int(n)] `draws` times, n = counts.length: exactly the draws of that many
+   * int(n) calls, in order, leaving the generator where they would. The bootstrap's hot loop
+   * (clusterBootstrap.ts): the state stays in locals instead of being read and written back per
+   * draw, about 3× faster than calling int().
+   */
+  addDraws(counts: Float64Array, draws: number): void {
+    const n = counts.length;
+    if (!(n >= 1 && n <= TWO_21)) {
+      for (let i = 0; i < draws; i++) counts[this.int(n)] += 1;
+      return;
+    }
+    const st = this.s;
+    let s0 = st[0];
+    let s1 = st[1];
+    let s2 = st[2];
+    let s3 = st[3];
+    const threshold = TWO_32 % n;
+    for (let i = 0; i < draws; i++) {
+      let hi: number;
+      for (;;) {
+        // nextUint32, inlined on the local state.
+        const x = Math.imul(rotl(Math.imul(s1, 5), 7), 9) >>> 0;
+        const t2 = s2 ^ s0;
+        const t3 = s3 ^ s1;
+        s2 = t2 ^ (s1 << 9);
+        s0 ^= t3;
+        s1 ^= t2;
+        s3 = rotl(t3, 11);
+        const m = x * n;
+        hi = Math.floor(m * INV_TWO_32);
+        if (m - hi * TWO_32 >= threshold) break;
+      }
+      counts[hi] += 1;
+    }
+    st[0] = s0;
+    st[1] = s1;
+    st[2] = s2;
+    st[3] = s3;
+  }
+
   int(n: number): number {
     if (!(n >= 1 && n <= TWO_32 && Number.isInteger(n))) {
       throw new RangeError(`rng.int: n must be an integer in [1, 2^32] (got ${String(n)})`);

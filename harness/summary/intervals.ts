@@ -29,8 +29,8 @@
 // Intervals describe uncertainty from the sample of questions, not run-to-run model noise;
 // that is `repeatStats` (repeats.ts).
 import { isCustomMetric } from '../scoring/scorer.ts';
-import { Xoshiro128 } from '../stats/rng.ts';
-import { quantileSorted } from '../stats/summary.ts';
+import { clusterBootstrap, type ClusterBootstrapJob, type ClusterBootstrapResult, type ClusterColumn } from '../stats/clusterBootstrap.ts';
+import { BootstrapWorker, clusterBootstrapInParallel } from '../stats/parallelBootstrap.ts';
 import { wilson } from '../stats/wilson.ts';
 import type { RunRecord } from '../types.ts';
 import { latestRecords } from '../run/store.ts';
@@ -68,141 +68,27 @@ const LATENCY_PERCENTILES = [
   ['latencyMs.p99', 0.99],
 ] as const;
 
-function percentileBounds(reps: Float64Array, alpha: number): ConfidenceInterval {
-  reps.sort();
-  return { lo: quantileSorted(reps, alpha / 2), hi: quantileSorted(reps, 1 - alpha / 2) };
-}
-
 const allEqual = (xs: ArrayLike<number>): boolean => {
   for (let i = 1; i < xs.length; i++) if (xs[i] !== xs[0]) return false;
   return true;
 };
 
-/** One metric's data per question (cluster): total of its values and how many there are. */
-interface ClusterData {
-  path: MeanMetricPath;
-  sums: Float64Array;
-  counts: Float64Array;
-}
-
 /**
- * The bootstrap engine. A replicate draws k questions with replacement (k draws of
- * rng.int(k), the same sequence bootstrapCI uses), kept as multiplicities c_j; a mean is then
- * Σ c_j·sum_j / Σ c_j·count_j over the questions, and a latency percentile is read off the
- * records in sorted order, each weighted by its question's multiplicity — O(records) per
- * replicate, no sorting. Without repeats a question is one record, and this is the ordinary
- * percentile bootstrap over records. All metrics share the replicates' draws.
+ * One strategy's intervals in two parts: those known from its records alone (Wilson, constant
+ * metrics) and the bootstrap job for the rest, whose result `finish` puts in place.
  */
-interface LatencyData {
-  /** Latencies in ascending order, and the question (cluster) of each. */
-  values: Float64Array;
-  cluster: Int32Array;
-  /** Records per question. */
-  sizes: Float64Array;
-  qs: readonly number[];
+interface IntervalPlan {
+  out: Partial<Record<MetricPath, ConfidenceInterval>>;
+  job: ClusterBootstrapJob | null;
+  finish(result: ClusterBootstrapResult): Partial<Record<MetricPath, ConfidenceInterval>>;
 }
 
-/** Σ a_j·b_j with four accumulators: breaks the add-latency chain, ~2× faster in V8. */
-function dot(a: Float64Array, b: Float64Array): number {
-  const n = a.length;
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let j = 0;
-  for (; j + 3 < n; j += 4) {
-    s0 += a[j] * b[j];
-    s1 += a[j + 1] * b[j + 1];
-    s2 += a[j + 2] * b[j + 2];
-    s3 += a[j + 3] * b[j + 3];
-  }
-  for (; j < n; j++) s0 += a[j] * b[j];
-  return s0 + s1 + (s2 + s3);
-}
-
-function clusterBootstrap(
-  k: number,
-  metrics: ClusterData[],
-  latency: LatencyData | null,
-  resamples: number,
-  alpha: number,
-  seed: number,
-): { means: ConfidenceInterval[]; percentiles: ConfidenceInterval[] } {
-  const rng = new Xoshiro128(seed);
-  const c = new Float64Array(k);
-  // Metrics with exactly one value per question need no denominator sum (it is k); the others
-  // (repeats, or values that apply to some questions only) carry their counts.
-  const complete = metrics.map((m) => m.counts.every((x) => x === 1));
-  const reps = metrics.map(() => new Float64Array(resamples));
-  const pReps = latency ? latency.qs.map(() => new Float64Array(resamples)) : [];
-  for (let r = 0; r < resamples; r++) {
-    c.fill(0);
-    for (let i = 0; i < k; i++) c[rng.int(k)] += 1;
-    for (let m = 0; m < metrics.length; m++) {
-      const { sums, counts } = metrics[m];
-      if (complete[m]) {
-        reps[m][r] = dot(c, sums) / k;
-      } else {
-        const n = dot(c, counts);
-        // A resample without any applicable record says nothing about the metric: NaN, dropped below.
-        reps[m][r] = n > 0 ? dot(c, sums) / n : NaN;
-      }
-    }
-    if (latency) weightedPercentiles(latency, c, pReps, r);
-  }
-  const bounds = (rep: Float64Array) => {
-    rep.sort();
-    let valid = rep.length;
-    while (valid > 0 && Number.isNaN(rep[valid - 1])) valid--;
-    const v = rep.subarray(0, valid);
-    return { lo: quantileSorted(v, alpha / 2), hi: quantileSorted(v, 1 - alpha / 2) };
-  };
-  return { means: reps.map(bounds), percentiles: pReps.map((rep) => percentileBounds(rep, alpha)) };
-}
-
-/**
- * The value at 0-based position p of the resample in ascending order, where each record
- * appears c[its question] times. Scans from the nearer end, so p95/p99 touch only the top few
- * percent of the records.
- */
-function weightedAt(lat: LatencyData, c: Float64Array, total: number, p: number): number {
-  const { values, cluster } = lat;
-  let seen = 0;
-  if (p < total / 2) {
-    for (let i = 0; i < values.length; i++) {
-      seen += c[cluster[i]];
-      if (seen > p) return values[i];
-    }
-  } else {
-    const d = total - 1 - p;
-    for (let i = values.length - 1; i >= 0; i--) {
-      seen += c[cluster[i]];
-      if (seen > d) return values[i];
-    }
-  }
-  return NaN;
-}
-
-/** Percentiles (numpy linear, like quantileSorted) of one resample given as multiplicities. */
-function weightedPercentiles(lat: LatencyData, c: Float64Array, out: Float64Array[], r: number): void {
-  let total = 0;
-  for (let j = 0; j < c.length; j++) total += c[j] * lat.sizes[j];
-  for (let qi = 0; qi < lat.qs.length; qi++) {
-    const h = (total - 1) * lat.qs[qi];
-    const lo = Math.floor(h);
-    const frac = h - lo;
-    const a = weightedAt(lat, c, total, lo);
-    out[qi][r] = frac === 0 ? a : a + frac * (weightedAt(lat, c, total, Math.min(lo + 1, total - 1)) - a);
-  }
-}
-
-/** Confidence intervals of one strategy's metrics from its (deduplicated) records. */
-export function strategyIntervals(records: readonly RunRecord[], opts: IntervalOptions = {}): Partial<Record<MetricPath, ConfidenceInterval>> {
+function planIntervals(records: readonly RunRecord[], opts: IntervalOptions): IntervalPlan {
   const seed = opts.seed ?? 0;
   const resamples = opts.resamples ?? 10_000;
   const alpha = 1 - (opts.level ?? 0.95);
   const out: Partial<Record<MetricPath, ConfidenceInterval>> = {};
-  if (records.length === 0) return out;
+  if (records.length === 0) return { out, job: null, finish: () => out };
 
   const clusterIndex = new Map<string, number>();
   for (const r of records) if (!clusterIndex.has(r.questionId)) clusterIndex.set(r.questionId, clusterIndex.size);
@@ -210,7 +96,8 @@ export function strategyIntervals(records: readonly RunRecord[], opts: IntervalO
   const owner = Int32Array.from(records, (r) => clusterIndex.get(r.questionId)!);
   const clustered = k < records.length;
 
-  const toBootstrap: ClusterData[] = [];
+  const paths: MeanMetricPath[] = [];
+  const columns: ClusterColumn[] = [];
   for (const path of meanMetricPaths(records)) {
     const f = recordMetric(path);
     const sums = new Float64Array(k);
@@ -239,37 +126,42 @@ export function strategyIntervals(records: readonly RunRecord[], opts: IntervalO
     } else if (allEqual(values)) {
       out[path] = { lo: values[0], hi: values[0] };
     } else {
-      toBootstrap.push({ path, sums, counts });
+      paths.push(path);
+      columns.push({ sums, counts });
     }
   }
 
   const latencies = Float64Array.from(records, (r) => r.latencyMs);
   const latencyConstant = allEqual(latencies) || latencies.some((v) => !Number.isFinite(v));
-  const order = Array.from(records.keys()).sort((x, y) => latencies[x] - latencies[y] || x - y);
-  const sizes = new Float64Array(k);
-  for (const o of owner) sizes[o] += 1;
-  const result = clusterBootstrap(
-    k,
-    toBootstrap,
-    latencyConstant
-      ? null
-      : {
-          values: Float64Array.from(order, (i) => latencies[i]),
-          cluster: Int32Array.from(order, (i) => owner[i]),
-          sizes,
-          qs: LATENCY_PERCENTILES.map(([, q]) => q),
-        },
-    resamples,
-    alpha,
-    seed,
-  );
-  toBootstrap.forEach((m, i) => (out[m.path] = result.means[i]));
-  if (latencyConstant) {
-    if (Number.isFinite(latencies[0])) for (const [path] of LATENCY_PERCENTILES) out[path] = { lo: latencies[0], hi: latencies[0] };
-  } else {
-    LATENCY_PERCENTILES.forEach(([path], i) => (out[path] = result.percentiles[i]));
+  if (latencyConstant && Number.isFinite(latencies[0])) for (const [path] of LATENCY_PERCENTILES) out[path] = { lo: latencies[0], hi: latencies[0] };
+  if (columns.length === 0 && latencyConstant) return { out, job: null, finish: () => out };
+  let latency: ClusterBootstrapJob['latency'] = null;
+  if (!latencyConstant) {
+    const order = Array.from(records.keys()).sort((x, y) => latencies[x] - latencies[y] || x - y);
+    const sizes = new Float64Array(k);
+    for (const o of owner) sizes[o] += 1;
+    latency = {
+      values: Float64Array.from(order, (i) => latencies[i]),
+      cluster: Int32Array.from(order, (i) => owner[i]),
+      sizes,
+      qs: LATENCY_PERCENTILES.map(([, q]) => q),
+    };
   }
-  return out;
+  return {
+    out,
+    job: { k, columns, latency, resamples, alpha, seed },
+    finish(result) {
+      paths.forEach((path, i) => (out[path] = result.means[i]));
+      if (latency) LATENCY_PERCENTILES.forEach(([path], i) => (out[path] = result.percentiles[i]));
+      return out;
+    },
+  };
+}
+
+/** Confidence intervals of one strategy's metrics from its (deduplicated) records. */
+export function strategyIntervals(records: readonly RunRecord[], opts: IntervalOptions = {}): Partial<Record<MetricPath, ConfidenceInterval>> {
+  const plan = planIntervals(records, opts);
+  return plan.job ? plan.finish(clusterBootstrap(plan.job)) : plan.out;
 }
 
 /**
@@ -278,6 +170,22 @@ export function strategyIntervals(records: readonly RunRecord[], opts: IntervalO
  * summary was made from (superseded ones are dropped here the same way).
  */
 export function withIntervals(summary: RunSummary, records: readonly RunRecord[], opts: IntervalOptions = {}): RunSummary {
+  const { jobs, assemble } = prepareIntervals(summary, records, opts);
+  return assemble(jobs.map(clusterBootstrap));
+}
+
+/**
+ * withIntervals with the bootstrap spread over this thread and a worker thread when it is long
+ * enough to gain from one (stats/parallelBootstrap.ts): the same summary, bit for bit. `worker`:
+ * one started earlier, for this call to use or close.
+ */
+export async function withIntervalsInParallel(summary: RunSummary, records: readonly RunRecord[], opts: IntervalOptions & { worker?: BootstrapWorker } = {}): Promise<RunSummary> {
+  const { jobs, assemble } = prepareIntervals(summary, records, opts);
+  return assemble(await clusterBootstrapInParallel(jobs, opts.worker));
+}
+
+/** Every strategy's interval plan, the bootstrap jobs they need, and how the results make the summary. */
+function prepareIntervals(summary: RunSummary, records: readonly RunRecord[], opts: IntervalOptions): { jobs: ClusterBootstrapJob[]; assemble(results: ClusterBootstrapResult[]): RunSummary } {
   const seed = opts.seed ?? 0;
   const resamples = opts.resamples ?? 10_000;
   const level = opts.level ?? 0.95;
@@ -288,20 +196,28 @@ export function withIntervals(summary: RunSummary, records: readonly RunRecord[]
     else byStrategy.set(r.strategy, [r]);
   }
   let clustered = false;
-  const strategies = summary.strategies.map((s) => {
+  const parts = summary.strategies.map((s) => {
     const rs = byStrategy.get(s.strategy) ?? [];
     if (new Set(rs.map((r) => r.questionId)).size < rs.length) clustered = true;
     const stats = repeatStats(rs);
     // κ between the rule and the LLM judge gets the same treatment as every other interval:
     // questions resampled (with their repeats), the run's seed and resamples.
     const judge = s.judge ? judgeSummary(rs, { interval: true, seed, resamples }) : undefined;
-    return {
-      ...s,
-      ...(judge ? { judge } : {}),
-      intervals: strategyIntervals(rs, { seed, resamples, level }),
-      ...(stats ? { repeatStats: stats } : {}),
-    };
+    return { s, stats, judge, plan: planIntervals(rs, { seed, resamples, level }) };
   });
+  const jobs = parts.flatMap((p) => (p.plan.job ? [p.plan.job] : []));
   const method = clustered ? 'question-cluster bootstrap' : 'Wilson (rates) / percentile bootstrap';
-  return { ...summary, strategies, ci: { level, method, resamples, seed } };
+  return {
+    jobs,
+    assemble(results) {
+      let next = 0;
+      const strategies = parts.map(({ s, stats, judge, plan }) => ({
+        ...s,
+        ...(judge ? { judge } : {}),
+        intervals: plan.job ? plan.finish(results[next++]!) : plan.out,
+        ...(stats ? { repeatStats: stats } : {}),
+      }));
+      return { ...summary, strategies, ci: { level, method, resamples, seed } };
+    },
+  };
 }

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { bootstrapCost, bootstrapInWorker, bootstrapLanes, clusterBootstrapInParallel, PARALLEL_MIN_COST } from '../../../harness/stats/parallelBootstrap.ts';
+import { clusterBootstrap, type ClusterBootstrapJob } from '../../../harness/stats/clusterBootstrap.ts';
+import { Xoshiro128 } from '../../../harness/stats/rng.ts';
+import { withIntervals, withIntervalsInParallel } from '../../../harness/summary/intervals.ts';
+import { summarize } from '../../../harness/summary/summary.ts';
+import type { RunRecord } from '../../../harness/types.ts';
+import { record } from '../summary/summaryFixture.ts';
+
+/** A job with `columns` metrics over k questions of `per` records each, some metrics applying to some questions only. */
+function job(k: number, columns: number, seed: number, per = 1): ClusterBootstrapJob {
+  const rng = new Xoshiro128(seed);
+  const cols = Array.from({ length: columns }, (_, m) => {
+    const sums = new Float64Array(k);
+    const counts = new Float64Array(k);
+    for (let j = 0; j < k; j++) {
+      if (m % 3 === 2 && rng.int(4) === 0) continue; // not applicable here
+      counts[j] = per;
+      for (let i = 0; i < per; i++) sums[j] += rng.random() * (m + 1);
+    }
+    return { sums, counts };
+  });
+  const n = k * per;
+  const latencies = Array.from({ length: n }, () => 50 + rng.int(400));
+  const order = Array.from(latencies.keys()).sort((a, b) => latencies[a]! - latencies[b]! || a - b);
+  return {
+    k,
+    columns: cols,
+    latency: { values: Float64Array.from(order, (i) => latencies[i]!), cluster: Int32Array.from(order, (i) => Math.floor(i / per)), sizes: new Float64Array(k).fill(per), qs: [0.5, 0.95, 0.99] },
+    resamples: 2000,
+    alpha: 0.05,
+    seed,
+  };
+}
+
+describe('the bootstrap over two threads', () => {
+  it('computes in a worker thread what this thread computes', async () => {
+    const jobs = [job(300, 4, 1, 2), job(200, 2, 2)];
+    expect(await bootstrapInWorker(jobs)).toEqual(jobs.map(clusterBootstrap));
+  });
+
+  it('cuts one large job by columns into two near-equal lanes, latency percentiles on one side only', () => {
+    const one = [job(2500, 9, 1, 2)];
+    const plan = bootstrapLanes(one, 2)!;
+    const [here, there] = plan.lanes;
+    expect(here).toHaveLength(1);
+    expect(there).toHaveLength(1);
+    expect([here[0]!.columns.length + there[0]!.columns.length]).toEqual([9]);
+    expect([here[0]!.latency, there[0]!.latency].filter(Boolean)).toHaveLength(1);
+    const [a, b] = [bootstrapCost(here[0]!), bootstrapCost(there[0]!)];
+    expect(Math.max(a, b) / Math.min(a, b)).toBeLessThan(1.5);
+    expect(bootstrapLanes(one, 1)).toBeNull();
+  });
+
+  it('gives every interval bit for bit as one thread does: one large job cut in two, and several jobs', async () => {
+    const one = [job(2500, 9, 1, 2)];
+    expect(bootstrapCost(one[0]!)).toBeGreaterThan(PARALLEL_MIN_COST);
+    const plan = bootstrapLanes(one, 2)!;
+    expect(plan.assemble(plan.lanes[0].map(clusterBootstrap), plan.lanes[1].map(clusterBootstrap))).toEqual(one.map(clusterBootstrap));
+    expect(await clusterBootstrapInParallel(one)).toEqual(one.map(clusterBootstrap));
+    const several = [job(1500, 5, 2), job(900, 7, 3, 3), job(40, 3, 4), job(1200, 1, 5)];
+    const lanes = bootstrapLanes(several, 2)!.lanes;
+    expect(lanes[0].length + lanes[1].length).toBe(4);
+    expect(await clusterBootstrapInParallel(several)).toEqual(several.map(clusterBootstrap));
+  });
+
+  it('runs small work on this thread alone, with the same results', async () => {
+    const small = [job(30, 4, 6)];
+    expect(bootstrapCost(small[0]!)).toBeLessThan(PARALLEL_MIN_COST);
+    expect(bootstrapLanes(small, 2)).toBeNull();
+    expect(await clusterBootstrapInParallel(small)).toEqual(small.map(clusterBootstrap));
+  });
+
+  it("makes a run's summary identical to the one-thread summary", async () => {
+    const records: RunRecord[] = [];
+    for (const strategy of ['a', 'b'])
+      for (let i = 0; i < 1000; i++)
+        records.push(
+          record({
+            strategy,
+            questionId: `q${i}`,
+            latencyMs: 20 + ((i * 7919) % 997),
+            calls: 1 + (i % 4),
+            scores: { correct: i % 3 === 0 ? 1 : 0, exactMatch: 0, f1: (i % 11) / 10, numericMatch: null, yesNo: null, choice: null },
+          }),
+        );
+    expect(await withIntervalsInParallel(summarize(records), records, { seed: 9 })).toEqual(withIntervals(summarize(records), records, { seed: 9 }));
+  });
+});

@@ -94,3 +94,20 @@ describe('int(n)', () => {
     expect(() => r.int(2 ** 32 + 1)).toThrow(RangeError);
   });
 });
+
+describe('addDraws', () => {
+  it('counts exactly the draws of as many int(n) calls and leaves the generator where they would', () => {
+    // 1,500,000 rejects a draw in ~9,000 (2^32 mod n = 467,296), so 200,000 draws take that path
+    // some twenty times; 2,097,153 is past the multiply-shift range (int's other method).
+    for (const [n, draws] of [[1, 100], [3, 5000], [1000, 5000], [1_500_000, 200_000], [2_097_152, 5000], [2_097_153, 5000]] as const) {
+      const a = new Xoshiro128(42);
+      const b = new Xoshiro128(42);
+      const want = new Float64Array(n);
+      for (let i = 0; i < draws; i++) want[a.int(n)] += 1;
+      const got = new Float64Array(n);
+      b.addDraws(got, draws);
+      expect(got).toEqual(want);
+      expect(b.nextUint32()).toBe(a.nextUint32());
+    }
+  });
+});

@@ -21,29 +21,37 @@ import { createRequire } from 'node:module';
 import type { Agent, Dispatcher } from 'undici';
 
 /** One connection pool per process, shared by every client (chat and embeddings alike). */
-let undici: { pool: Agent; request: typeof import('undici').request } | null = null;
+let undici: { pool: Agent; request: (this: Agent, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData> } | null = null;
 
 /**
  * A `fetch` for the openai SDK's `fetch` option (see the top of this file). undici is loaded
  * here, when a client is made, like the SDK itself (openai-client.ts): commands that call no
- * model do not load it, and a run does not load it (130 ms) while its first calls wait.
+ * model do not load it, and a run does not load it while its first calls wait. Only the two
+ * modules this client uses are loaded — the agent (connection pools) and the request API, the
+ * function undici's own `request(url, opts)` calls on its dispatcher — not undici's index, which
+ * loads its fetch, WebSocket, caches and mocks too: 30 ms instead of 85 ms before the first call.
+ * (undici is pinned to an exact version; test/harness/models/providers/pooledFetch.test.ts runs this path.)
  */
 export function pooledFetch(): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
   if (!undici) {
-    const lib = createRequire(import.meta.url)('undici') as typeof import('undici');
+    const load = createRequire(import.meta.url);
+    const AgentClass = load('undici/lib/dispatcher/agent.js') as typeof import('undici').Agent;
+    const request = load('undici/lib/api/api-request.js') as (this: Agent, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
     // No timeouts of undici's own: the SDK's (model.timeoutMs, default 120 s) is the one the user set.
-    undici = { pool: new lib.Agent({ headersTimeout: 0, bodyTimeout: 0 }), request: lib.request };
+    undici = { pool: new AgentClass({ headersTimeout: 0, bodyTimeout: 0 }), request };
   }
   const { pool, request } = undici;
   return async (input, init = {}) => {
     const body = init.body;
     if (input instanceof Request || (body != null && typeof body !== 'string' && !(body instanceof Uint8Array))) return fetch(input, init);
-    const res = await request(input, {
+    const url = input instanceof URL ? input : new URL(input);
+    const res = await request.call(pool, {
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
       method: (init.method ?? 'GET').toUpperCase() as Dispatcher.HttpMethod,
       headers: plainHeaders(init.headers),
       body: body ?? undefined,
       signal: init.signal ?? undefined,
-      dispatcher: pool,
     });
     const bytes = new Uint8Array(await res.body.arrayBuffer());
     const headers = new Headers();

@@ -9,7 +9,7 @@ import { summaryRecord } from '../../harness/summary/rows.ts';
 import type { RunRecord } from '../../harness/types.ts';
 import { writeHtml } from '../../reports/html/run.ts';
 import { summarize } from '../../harness/summary/summary.ts';
-import { withIntervals } from '../../harness/summary/intervals.ts';
+import { withIntervalsInParallel } from '../../harness/summary/intervals.ts';
 import { sortLikeRun } from '../../harness/run/order.ts';
 import { OBJECTIVES, type Objective } from '../../harness/analysis/tune/recommend.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
@@ -29,7 +29,7 @@ async function cmdReport(args: { runDir: string; format: ReportFormat; out?: str
   if (args.format === 'html') return htmlReport(store, manifest, args.out);
   // Records in the order the run summarised them, so the seeded bootstrap gives the same intervals.
   const records = sortLikeRun(store.readRecords(), manifest);
-  const summary = withIntervals(summarize(records), records, { seed: manifest.seed });
+  const summary = await withIntervalsInParallel(summarize(records), records, { seed: manifest.seed });
   const input = { summary, meta: reportMeta(manifest), records };
   if (args.out) {
     writeOutputFile(args.out, render(args.format, input), args.format === 'json' ? 'json' : 'document');
@@ -58,7 +58,7 @@ async function htmlReport(store: RunStore, manifest: RunManifest, out: string | 
   const rows: RunRecord[] = [];
   store.forEachRecord((r) => void rows.push(summaryRecord(r)));
   sortLikeRun(rows, manifest);
-  const summary = withIntervals(summarize(rows), rows, { seed: manifest.seed });
+  const summary = await withIntervalsInParallel(summarize(rows), rows, { seed: manifest.seed });
   rows.length = 0;
   const input = { summary, meta: reportMeta(manifest), records: recordsInRunOrder(store, manifest), nodeTitle: nodeTitles(await corpusOfRun(store)) };
   if (out) {

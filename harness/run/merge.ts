@@ -27,7 +27,7 @@ import { jsonText } from '../files/jsonText.ts';
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { UsageError } from '../errors.ts';
-import { withIntervals } from '../summary/intervals.ts';
+import { withIntervalsInParallel } from '../summary/intervals.ts';
 import { latestRecords, readJson } from './store.ts';
 import { summarize, type RunSummary } from '../summary/summary.ts';
 import { RunStore, type RunManifest } from './store.ts';
@@ -268,7 +268,7 @@ export async function mergeShards(dirs: string[], outDir: string, opts: { runId?
     await writeOutputStream(store.recordsPath, (out) => {
       for (const r of records) out.writeRaw(outputLine(r));
     });
-    const summary = withIntervals(summarize(records), records, { seed: first.seed });
+    const summary = await withIntervalsInParallel(summarize(records), records, { seed: first.seed });
     store.writeFile('summary.json', jsonText(summary));
 
     // 3. The manifest, last: the folder is now a finished run.

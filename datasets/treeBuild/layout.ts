@@ -27,7 +27,8 @@
 //    page — a cluster of painted vector paths and images, pdf-worker.mjs "Drawings" — with an
 //    image or two paths or more, whose text is at most half prose and which is at least three
 //    times as tall as its largest line: a diagram's labels, not a box round one heading nor a
-//    framed paragraph), unless it is a caption (2b decides those) or much larger than the body.
+//    framed paragraph), unless it is a caption or its second line (2b decides those) or much
+//    larger than the body.
 //    A style (size, bold) at body size where fewer than 10% of the lines
 //    are candidates is a table or emphasis style, unless the line is numbered or in capitals.
 //    Run-in heads: a line whose first style run is bold and ends in ".", ":" or a dash, followed
@@ -297,8 +298,9 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
       // 3a. a label row or column header inside a table of figures is no heading
       if (inTable.has(i) && !(hasLayout && l.size >= body * 1.3)) return;
       // 3b. text drawn inside a figure (a diagram's labels, a chart's legend) is no heading
-      // (a caption set in the figure's frame is the figure's title: 2b decides it)
-      if (inFigure.has(i) && !CAPTION.test(l.text.trim()) && !(hasLayout && l.size >= body * 1.3)) return;
+      // (a caption set in the figure's frame, and its second line, is the figure's title: 2b decides it)
+      const caption = CAPTION.test(l.text.trim()) || (i > 0 && CAPTION.test(page[i - 1].text.trim()) && sameStyle(page[i - 1], l));
+      if (inFigure.has(i) && !caption && !(hasLayout && l.size >= body * 1.3)) return;
       const span = opts.skipSpans?.get(l.page);
       if (span && l.k >= span[0] && l.k <= span[1]) return;
       // 3. guards at body size

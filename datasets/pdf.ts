@@ -361,7 +361,7 @@ interface RawLine {
   size: number;
   /** Font index carrying most characters, -1 when unknown. */
   font: number;
-  /** The line's text by font, in order (blank items go with the run before them). */
+  /** The line's text by font, in order (blank items go with the run before them); texts cut only when there are two runs or more. */
   runs: RawRun[];
 }
 
@@ -369,8 +369,8 @@ interface RawRun {
   text: string;
   font: number;
   size: number;
-  /** How much of the line's text the run has taken so far. */
-  end: number;
+  /** Where the run starts in the line's text (a space put before its first item goes with the run before). */
+  start: number;
 }
 
 function assembleLines({ strs, nums }: PackedItems): RawLine[] {
@@ -387,6 +387,7 @@ function assembleLines({ strs, nums }: PackedItems): RawLine[] {
     let font = -1;
     let best = 0;
     for (const [f, n] of chars) if (n > best) [font, best] = [f, n];
+    if (runs.length > 1) for (let r = 0; r < runs.length; r++) runs[r].text = line.slice(runs[r].start, r + 1 < runs.length ? runs[r + 1].start : line.length);
     lines.push({ text: line, x, y: lineY ?? 0, size, font, runs });
     runs = [];
     line = '';
@@ -412,19 +413,13 @@ function assembleLines({ strs, nums }: PackedItems): RawLine[] {
       }
       const before = line.length;
       line += str;
+      // style runs as start offsets into the line; their texts are cut only for mixed lines
       const itemFont = nums[o + 5];
       const run = runs[runs.length - 1];
-      if (run && (run.font === itemFont || !str.trim())) {
-        run.text += line.slice(run.end);
-        run.end = line.length;
-        if (str.trim()) run.size = Math.max(run.size, nums[o + 6]);
-      } else {
-        if (run) {
-          run.text += line.slice(run.end, before); // a space put between the items
-          run.end = before;
-        }
-        runs.push({ text: line.slice(before), font: itemFont, size: str.trim() ? nums[o + 6] : 0, end: line.length });
-      }
+      const blank = str.trim() === '';
+      if (run && (run.font === itemFont || blank)) {
+        if (!blank && nums[o + 6] > run.size) run.size = nums[o + 6];
+      } else runs.push({ text: '', font: itemFont, size: blank ? 0 : nums[o + 6], start: before });
       lastEnd = ix + width;
       if (str.trim()) {
         x = Math.min(x, ix);

@@ -40,8 +40,8 @@ import { addExtractiveSummaries, DEFAULT_SUMMARY_TOKENS, SUMMARIZER_VERSION, typ
 
 export type { TreeChoice };
 
-/** Bumped when what the PDF worker extracts changes shape or content. */
-export const EXTRACTION_VERSION = 'x4';
+/** Bumped when what the PDF worker extracts changes shape or content (x5: drawn regions and line style runs). */
+export const EXTRACTION_VERSION = 'x5';
 
 export const DEFAULT_INGEST_DIR = '.treebench/ingest';
 

@@ -11,13 +11,14 @@
 // worker script fetch), font faces are never loaded, and standard fonts, CMaps and wasm come from
 // the installed package's folders (pdf.js reads them with fs in Node).
 //
-// Protocol: in { id, file }; out { id, ok: true, pageCount, pages, sizes, fonts, outline,
+// Protocol: in { id, file }; out { id, ok: true, pageCount, pages, sizes, drawings, fonts, outline,
 // outlineCutAt? } where pages[i] is the page's text items packed as { strs, nums }: strs[k] is
 // item k's text and nums[7k .. 7k+6] its [hasEOL (1/0), x, y, width, height, font, size] (font:
 // an index into fonts, a list of [name, bold, descriptor?] where the descriptor is { flags?,
 // fontWeight?, stemV? } when the file has one for that name; size: the font size from the text
 // matrix) in a Float64Array whose buffer is transferred, not copied; sizes[i] is the page's
-// [width, height], outline items are { title, page (1-based or null), children }, and
+// [width, height], drawings[i] the page's drawn regions as flat [x0, y0, x1, y1, paths, images]
+// per region (see Drawings), outline items are { title, page (1-based or null), children }, and
 // outlineCutAt is set when bookmarks nested deeper than the worker reads; or { id, ok: false,
 // name, message }.
 import fs from 'node:fs';
@@ -346,6 +347,169 @@ function enclosingDict(text, at) {
   return null;
 }
 
+// Drawings. Figure regions (issue 26: text inside a diagram is no heading) come from what a page
+// draws: vector paths and images. pdf.js's operator list says that, but building it for every
+// page re-parses every content stream and decodes every image, which would cost about as much as
+// the text itself. pdf.js already reads each operator of the content stream (and of the forms it
+// draws) for the text content, through its EvaluatorPreprocessor, whose state holds the current
+// transform; so the drawing operators are watched there instead, at the cost of a few
+// comparisons per operator. Its class is not exported: the prototype is reached through the
+// first preprocessor built (a setter on Object.prototype for a field only its constructor sets,
+// removed once used), and its `preprocessCommand(fn, args)` (called for every operator read) is
+// wrapped. Only preprocessors reading text content (their state is a TextState, which has a
+// `textLineMatrix`) are watched: Type3 glyph procedures and annotation appearances are not the
+// page's drawing. On another pdf.js release the hook may see nothing: pages then have no
+// drawings and headings are detected as before.
+//
+// Per page the worker sends clusters of what it drew: painted paths (a path's bounding box
+// once painted: stroked or filled; clipping paths are not painted) and images (the unit square
+// under the transform when an XObject is drawn that is no form — a form's own operators are read
+// next, by another preprocessor), merged when they touch or lie within CLUSTER_GAP points of each
+// other. Left out before merging: thin rules (under RULE_THIN points across and spanning more than
+// half the page's width: section rules, table rules) and anything covering more than half the
+// page (backgrounds, page frames). Kept: clusters of at least two shapes or with an image, and at
+// least MIN_REGION points each way. Whether a cluster is a figure (and not a box round a heading
+// or a framed paragraph) the layout builder decides from the text inside it.
+const DRAWINGS_PDFJS = '5.4.624';
+const CLUSTER_GAP = 6;
+const RULE_THIN = 2;
+const MIN_REGION = 12;
+const MAX_SHAPES = 20000;
+const MAX_CLUSTERS = 1000;
+
+/** What the current page draws, while its text content is read: shapes as [x0, y0, x1, y1, kind] (kind 0 path, 1 image). */
+let hookInstalled = false;
+const drawing = { on: false, shapes: [], pending: null };
+
+function watchPreprocessor(proto, OPS) {
+  const original = proto.preprocessCommand;
+  const path = new WeakMap(); // preprocessor -> [x0, y0, x1, y1] of the path being built
+  const add = (x0, y0, x1, y1, kind) => {
+    if (drawing.shapes.length < MAX_SHAPES * 5) drawing.shapes.push(Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1), kind);
+  };
+  const point = (box, m, x, y) => {
+    if (typeof x !== 'number' || typeof y !== 'number') return;
+    const px = m[0] * x + m[2] * y + m[4];
+    const py = m[1] * x + m[3] * y + m[5];
+    if (px < box[0]) box[0] = px;
+    if (py < box[1]) box[1] = py;
+    if (px > box[2]) box[2] = px;
+    if (py > box[3]) box[3] = py;
+  };
+  const PAINT = new Set([OPS.stroke, OPS.closeStroke, OPS.fill, OPS.eoFill, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
+  proto.preprocessCommand = function (fn, args) {
+    original.call(this, fn, args);
+    if (!drawing.on) return;
+    const state = this.stateManager?.state;
+    if (!state || !('textLineMatrix' in state)) return;
+    const pending = drawing.pending;
+    if (pending) {
+      // the XObject drawn last was an image unless another preprocessor (its form's) reads next
+      if (pending.by === this) add(...unitSquare(pending.m), 1);
+      drawing.pending = null;
+    }
+    const m = state.ctm;
+    switch (fn) {
+      case OPS.moveTo:
+      case OPS.lineTo:
+      case OPS.curveTo:
+      case OPS.curveTo2:
+      case OPS.curveTo3:
+      case OPS.rectangle: {
+        let box = path.get(this);
+        if (!box) path.set(this, (box = [Infinity, Infinity, -Infinity, -Infinity]));
+        if (fn === OPS.rectangle) {
+          const [x, y, w, h] = args;
+          point(box, m, x, y);
+          point(box, m, x + w, y + h);
+          point(box, m, x + w, y);
+          point(box, m, x, y + h);
+        } else for (let i = 0; i + 1 < args.length; i += 2) point(box, m, args[i], args[i + 1]);
+        break;
+      }
+      case OPS.endPath:
+        path.delete(this);
+        break;
+      case OPS.paintXObject:
+        drawing.pending = { by: this, m: Array.from(m) };
+        break;
+      case OPS.endInlineImage:
+        add(...unitSquare(m), 1);
+        break;
+      default:
+        if (PAINT.has(fn)) {
+          const box = path.get(this);
+          path.delete(this);
+          if (box && box[0] <= box[2]) add(box[0], box[1], box[2], box[3], 0);
+        }
+    }
+  };
+}
+
+function unitSquare(m) {
+  const xs = [m[4], m[0] + m[4], m[2] + m[4], m[0] + m[2] + m[4]];
+  const ys = [m[5], m[1] + m[5], m[3] + m[5], m[1] + m[3] + m[5]];
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+/** Installs the watch on the first EvaluatorPreprocessor built (see Drawings). */
+function installDrawingHook(OPS) {
+  Object.defineProperty(Object.prototype, '_numInvalidPathOPS', {
+    configurable: true,
+    enumerable: false,
+    get() {
+      return undefined;
+    },
+    set(value) {
+      let proto = Object.getPrototypeOf(this);
+      while (proto && !Object.hasOwn(proto, 'preprocessCommand')) proto = Object.getPrototypeOf(proto);
+      delete Object.prototype._numInvalidPathOPS;
+      if (proto && typeof proto.preprocessCommand === 'function') watchPreprocessor(proto, OPS);
+      this._numInvalidPathOPS = value;
+    },
+  });
+}
+
+/**
+ * The page's drawn regions from the shapes it drew: flat [x0, y0, x1, y1, paths, images] per
+ * cluster (see Drawings), in PDF user space.
+ */
+function drawnRegions(shapes, width, height) {
+  const clusters = []; // [x0, y0, x1, y1, paths, images]
+  const area = width * height;
+  for (let i = 0; i < shapes.length; i += 5) {
+    const x0 = shapes[i], y0 = shapes[i + 1], x1 = shapes[i + 2], y1 = shapes[i + 3], kind = shapes[i + 4];
+    const w = x1 - x0;
+    const h = y1 - y0;
+    if (!Number.isFinite(w) || !Number.isFinite(h)) continue;
+    if (area > 0 && w * h > area / 2) continue; // a background or a page frame
+    if (kind === 0 && width > 0 && ((h < RULE_THIN && w > width / 2) || (w < RULE_THIN && h > height / 2))) continue; // a rule
+    let c = [x0, y0, x1, y1, kind === 0 ? 1 : 0, kind === 1 ? 1 : 0];
+    // merge every cluster it touches (repeatedly: the merged box may reach others)
+    for (let merged = true; merged; ) {
+      merged = false;
+      for (let k = clusters.length - 1; k >= 0; k--) {
+        const o = clusters[k];
+        if (o[0] - CLUSTER_GAP <= c[2] && c[0] - CLUSTER_GAP <= o[2] && o[1] - CLUSTER_GAP <= c[3] && c[1] - CLUSTER_GAP <= o[3]) {
+          c = [Math.min(c[0], o[0]), Math.min(c[1], o[1]), Math.max(c[2], o[2]), Math.max(c[3], o[3]), c[4] + o[4], c[5] + o[5]];
+          clusters.splice(k, 1);
+          merged = true;
+        }
+      }
+    }
+    clusters.push(c);
+    if (clusters.length > MAX_CLUSTERS) break; // a scatter of marks: what is clustered so far stands
+  }
+  const out = [];
+  for (const c of clusters) {
+    if (c[4] + c[5] < 2 && c[5] === 0) continue;
+    if (c[2] - c[0] < MIN_REGION || c[3] - c[1] < MIN_REGION) continue;
+    if (area > 0 && (c[2] - c[0]) * (c[3] - c[1]) > area * 0.9) continue;
+    out.push(...c.slice(0, 4).map((v) => Math.round(v * 100) / 100), c[4], c[5]);
+  }
+  return out;
+}
+
 async function readOutline(doc, pageCount) {
   let raw;
   try {
@@ -386,6 +550,10 @@ async function extract(file) {
   const bytes = fs.readFileSync(file);
   const data = new Uint8Array(bytes); // a copy: pdf.js may take over its buffer
   const lib = await loadPdfJs();
+  if (!hookInstalled && lib.version === DRAWINGS_PDFJS) {
+    hookInstalled = true;
+    installDrawingHook(lib.OPS);
+  }
   const task = lib.getDocument({
     data,
     worker: directWorker(lib),
@@ -403,10 +571,21 @@ async function extract(file) {
     const pageCount = doc.numPages;
     const pages = [];
     const sizes = [];
+    const drawings = [];
     const fonts = new Fonts();
     for (let n = 1; n <= pageCount; n++) {
       const page = await doc.getPage(n);
-      const content = await page.getTextContent();
+      drawing.on = hookInstalled;
+      drawing.shapes = [];
+      drawing.pending = null;
+      let content;
+      try {
+        content = await page.getTextContent();
+        if (drawing.pending) drawing.shapes.push(...unitSquare(drawing.pending.m), 1);
+      } finally {
+        drawing.on = false;
+        drawing.pending = null;
+      }
       const texts = content.items.filter((it) => typeof it.str === 'string'); // not marked-content markers
       const strs = new Array(texts.length);
       const nums = new Float64Array(texts.length * 7);
@@ -425,11 +604,13 @@ async function extract(file) {
       pages.push({ strs, nums });
       const [x0, y0, x1, y1] = page.view ?? [0, 0, 0, 0];
       sizes.push([Math.abs(x1 - x0), Math.abs(y1 - y0)]);
+      drawings.push(drawing.shapes.length ? drawnRegions(drawing.shapes, Math.abs(x1 - x0), Math.abs(y1 - y0)) : []);
+      drawing.shapes = [];
       page.cleanup();
     }
     await fonts.resolve(doc, bytes);
     const outline = await readOutline(doc, pageCount);
-    return { pageCount, pages, sizes, fonts: fonts.list, outline: outline.items, ...(outline.cutAt ? { outlineCutAt: outline.cutAt } : {}) };
+    return { pageCount, pages, sizes, drawings, fonts: fonts.list, outline: outline.items, ...(outline.cutAt ? { outlineCutAt: outline.cutAt } : {}) };
   } finally {
     loadedFonts.clear();
     await task.destroy().catch(() => {});

@@ -22,9 +22,9 @@ import { DataError } from './errors.ts';
 import { inputFileProblem } from '../harness/files/inputFile.ts';
 import { buildPdfTree, type TreeBuildOptions } from './treeBuild/build.ts';
 import { heavierThanBody, type FontDescriptorInfo } from './treeBuild/fontWeight.ts';
-import type { LayoutLine, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
+import type { DrawnRegion, LayoutLine, LayoutSpan, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
 
-export type { LayoutLine, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
+export type { DrawnRegion, LayoutLine, LayoutSpan, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
 
 /**
  * A text item as the worker sends it: [str, hasEOL, x, y, width, height, font, size] (PDF user
@@ -62,6 +62,8 @@ interface WorkerReply {
   pageCount?: number;
   pages?: PackedItems[];
   sizes?: [number, number][];
+  /** Per page: flat [x0, y0, x1, y1, paths, images] per drawn region (pdf-worker.mjs, "Drawings"). */
+  drawings?: number[][];
   fonts?: FontInfo[];
   outline?: OutlineItem[] | null;
   outlineCutAt?: number;
@@ -201,7 +203,7 @@ export async function readPdf(file: string): Promise<PdfContent> {
   const c = await hit.content;
   const copy: PdfContent = { pages: [...c.pages], outline: c.outline && cloneOutline(c.outline), pageCount: c.pageCount };
   if (c.outlineCutAt) copy.outlineCutAt = c.outlineCutAt;
-  if (c.layout) copy.layout = c.layout.map((p) => ({ width: p.width, height: p.height, lines: p.lines.map((l) => ({ ...l })) }));
+  if (c.layout) copy.layout = c.layout.map((p) => copyPage(p));
   return copy;
 }
 
@@ -228,6 +230,12 @@ export async function readPdfs(files: string[], onEach?: (content: PdfContent) =
   return settled.map((r) => (r as PromiseFulfilledResult<PdfContent>).value);
 }
 
+function copyPage(p: PageLayout): PageLayout {
+  const page: PageLayout = { width: p.width, height: p.height, lines: p.lines.map((l) => (l.spans ? { ...l, spans: l.spans.map((sp) => ({ ...sp })) } : { ...l })) };
+  if (p.drawings) page.drawings = p.drawings.map((d) => ({ ...d }));
+  return page;
+}
+
 function cloneOutline(items: OutlineItem[]): OutlineItem[] {
   return items.map((o) => ({ title: o.title, page: o.page, children: cloneOutline(o.children) }));
 }
@@ -251,7 +259,10 @@ async function extract(file: string): Promise<PdfContent> {
     const raw = assembleLines(items); // once for both the text and the layout
     const texts = raw.map((l) => squeeze(l.text)); // likewise
     pages.push(tidy(texts));
-    layout.push(layoutOf(raw, texts, fonts, reply.sizes?.[i]?.[0] ?? 0, reply.sizes?.[i]?.[1] ?? 0));
+    const page = layoutOf(raw, texts, fonts, reply.sizes?.[i]?.[0] ?? 0, reply.sizes?.[i]?.[1] ?? 0);
+    const drawn = unpackDrawings(reply.drawings?.[i]);
+    if (drawn.length) page.drawings = drawn;
+    layout.push(page);
   });
   return { pages, outline: reply.outline ?? null, ...(reply.outlineCutAt ? { outlineCutAt: reply.outlineCutAt } : {}), pageCount: reply.pageCount!, layout };
 }
@@ -300,6 +311,31 @@ function documentFonts(fonts: FontInfo[], pages: PackedItems[]): DocFont[] {
   return fonts.map((f, i) => ({ name: f[0], weight: weights[i], bold: bold[i] }));
 }
 
+/** Drawn regions from the worker's flat [x0, y0, x1, y1, paths, images] per region. */
+function unpackDrawings(flat: number[] | undefined): DrawnRegion[] {
+  const out: DrawnRegion[] = [];
+  if (!flat) return out;
+  for (let i = 0; i + 5 < flat.length; i += 6) out.push({ x0: flat[i], y0: flat[i + 1], x1: flat[i + 2], y1: flat[i + 3], paths: flat[i + 4], images: flat[i + 5] });
+  return out;
+}
+
+/** A line's style runs, merged where the fonts agree; undefined when the line is in one font. */
+function spansOf(runs: RawRun[], fonts: DocFont[]): LayoutSpan[] | undefined {
+  if (runs.length < 2) return undefined;
+  const out: LayoutSpan[] = [];
+  for (const r of runs) {
+    const f = fonts[r.font];
+    const font = f?.name ?? '';
+    const last = out[out.length - 1];
+    if (last && last.font === font) {
+      last.text += r.text;
+      last.size = Math.max(last.size, r.size);
+    } else out.push({ text: r.text, font, bold: f?.bold ?? false, size: r.size });
+  }
+  if (out.length < 2) return undefined;
+  return out.map((sp) => ({ ...sp, text: squeeze(sp.text), size: round(sp.size) })).filter((sp) => sp.text !== '');
+}
+
 /** `texts[k]` is `squeeze(raw[k].text)`. */
 function layoutOf(raw: RawLine[], texts: string[], fonts: DocFont[], width: number, height: number): PageLayout {
   const lines: LayoutLine[] = [];
@@ -308,7 +344,10 @@ function layoutOf(raw: RawLine[], texts: string[], fonts: DocFont[], width: numb
     const text = texts[k];
     if (text === '') continue;
     const f = fonts[l.font];
-    lines.push({ text, x: round(l.x), y: round(l.y), size: round(l.size), font: f?.name ?? '', bold: f?.bold ?? false, weight: f?.weight ?? 400 });
+    const line: LayoutLine = { text, x: round(l.x), y: round(l.y), size: round(l.size), font: f?.name ?? '', bold: f?.bold ?? false, weight: f?.weight ?? 400 };
+    const spans = spansOf(l.runs, fonts);
+    if (spans && spans.length > 1) line.spans = spans;
+    lines.push(line);
   }
   return { width: round(width), height: round(height), lines };
 }
@@ -322,6 +361,16 @@ interface RawLine {
   size: number;
   /** Font index carrying most characters, -1 when unknown. */
   font: number;
+  /** The line's text by font, in order (blank items go with the run before them); texts cut only when there are two runs or more. */
+  runs: RawRun[];
+}
+
+interface RawRun {
+  text: string;
+  font: number;
+  size: number;
+  /** Where the run starts in the line's text (a space put before its first item goes with the run before). */
+  start: number;
 }
 
 function assembleLines({ strs, nums }: PackedItems): RawLine[] {
@@ -333,11 +382,14 @@ function assembleLines({ strs, nums }: PackedItems): RawLine[] {
   let x = 0;
   let size = 0;
   let chars = new Map<number, number>();
+  let runs: RawRun[] = [];
   const flush = () => {
     let font = -1;
     let best = 0;
     for (const [f, n] of chars) if (n > best) [font, best] = [f, n];
-    lines.push({ text: line, x, y: lineY ?? 0, size, font });
+    if (runs.length > 1) for (let r = 0; r < runs.length; r++) runs[r].text = line.slice(runs[r].start, r + 1 < runs.length ? runs[r + 1].start : line.length);
+    lines.push({ text: line, x, y: lineY ?? 0, size, font, runs });
+    runs = [];
     line = '';
     lineY = null;
     lastEnd = null;
@@ -359,7 +411,15 @@ function assembleLines({ strs, nums }: PackedItems): RawLine[] {
         lineH = h;
         x = ix;
       }
+      const before = line.length;
       line += str;
+      // style runs as start offsets into the line; their texts are cut only for mixed lines
+      const itemFont = nums[o + 5];
+      const run = runs[runs.length - 1];
+      const blank = str.trim() === '';
+      if (run && (run.font === itemFont || blank)) {
+        if (!blank && nums[o + 6] > run.size) run.size = nums[o + 6];
+      } else runs.push({ text: '', font: itemFont, size: blank ? 0 : nums[o + 6], start: before });
       lastEnd = ix + width;
       if (str.trim()) {
         x = Math.min(x, ix);

@@ -23,8 +23,20 @@
 //    the left 40% of the page (table cells and column headers); no line holding two or more
 //    figures is a heading; nor is a line inside a table of figures (between its first and last
 //    rows of two figures or more, no prose between them: tableInterior), unless much larger
-//    than the body. A style (size, bold) at body size where fewer than 10% of the lines
+//    than the body; nor is text drawn inside a figure (figureInterior: a drawn region of the
+//    page — a cluster of painted vector paths and images, pdf-worker.mjs "Drawings" — with an
+//    image or two paths or more, whose text is at most half prose and which is at least three
+//    times as tall as its largest line: a diagram's labels, not a box round one heading nor a
+//    framed paragraph), unless it is a caption or its second line (2b decides those) or much
+//    larger than the body.
+//    A style (size, bold) at body size where fewer than 10% of the lines
 //    are candidates is a table or emphasis style, unless the line is numbered or in capitals.
+//    Run-in heads: a line whose first style run is bold and ends in ".", ":" or a dash, followed
+//    by regular text on the same line ("Depreciation. Depreciation of property is computed …",
+//    LayoutLine.spans), opening its paragraph (the line above ends a sentence, is in another
+//    style or far above), is a paragraph and never a heading as a whole; when the document prints
+//    MIN_RUN_INS of them or more they are its structure, and each head (without its closing
+//    punctuation; no dateline, no unbalanced parenthesis) is a heading at its paragraph's line.
 // 4. A heading continued on the next line in the same style (close below it, not numbered or
 //    parenthesised itself) is one heading. An unnumbered title printed as a heading on three
 //    pages or more is a recurring label (a company name above each statement) after its first
@@ -38,9 +50,10 @@
 //    stream (tables whose title is drawn last) starts at the top of the page.
 // 7. Levels: a bare integer counts as a section number only next to its neighbours ("1 Scope",
 //    "2 Terms"; not "13 Weeks Ended"). Each heading gets a rank (font size first, then numbering kind: part > chapter >
-//    item > 1 > 1.2 > ... > note > unnumbered, then bold, then capitals); a stack nests each
-//    heading under the nearest earlier heading of a strictly better rank.
-import type { PdfContent } from './types.ts';
+//    item > 1 > 1.2 > ... > note > unnumbered, then bold, then capitals, then a heading on a
+//    line of its own before a run-in head, which ranks as bold); a stack nests each heading
+//    under the nearest earlier heading of a strictly better rank.
+import type { DrawnRegion, PdfContent } from './types.ts';
 import type { Heading } from './assemble.ts';
 import { compareRanks, digitShare, isCaps, isPageNumberLine, normText, numbering, pageLines, runningLines, sectionKey, sizeBucket, styleRank, type Line, type Numbering } from './text.ts';
 
@@ -76,7 +89,37 @@ interface Head {
   title: string;
   num: Numbering | null;
   line: number;
+  /** A run-in head: the bold opening of its paragraph's first line. */
+  runIn?: boolean;
 }
+
+/** A document uses run-in heads as its structure when it prints at least this many. */
+const MIN_RUN_INS = 3;
+const RUN_IN_MAX_WORDS = 10;
+/** A press release's dateline ends with its date. */
+const DATELINE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d$/i;
+
+/**
+ * The run-in head a line opens with, or null: its first style run bold (the line as a whole is
+ * not: the paragraph's text is regular), ending in ".", ":" or a dash (or the rest starting with
+ * a dash: "Depreciation — Depreciation, after …"), followed by at least two words of regular
+ * text. The head is returned without its closing punctuation.
+ */
+export function runInHead(l: Line): string | null {
+  const spans = l.spans;
+  if (!spans || spans.length < 2 || !spans[0].bold) return null;
+  const head = spans[0].text.trim();
+  const rest = spans.slice(1).map((sp) => sp.text).join(' ').trim();
+  if (spans.slice(1).some((sp) => sp.bold) || !l.text.startsWith(head)) return null;
+  if (!/[.:—–-]$/.test(head) && !/^[—–-]/.test(rest)) return null;
+  if (rest.replace(/^[—–-]\s*/, '').split(/\s+/).filter((w) => /\p{L}/u.test(w)).length < 2) return null;
+  const title = head.replace(/\s*[.:—–-]+$/, '').trim();
+  if (DATELINE.test(title)) return null; // "SAN FRANCISCO, Calif. - August 30, 2023 - Salesforce …"
+  if ((title.match(/\(/g)?.length ?? 0) !== (title.match(/\)/g)?.length ?? 0)) return null; // "FR Y-12A)." closes a parenthesis
+  if (!/^[\p{Lu}\p{N}“"']/u.test(title) || !/\p{L}{2}/u.test(title) || title.split(/\s+/).length > RUN_IN_MAX_WORDS || /[,;]$/.test(title)) return null;
+  return title;
+}
+
 
 /**
  * A figure's or table's caption or label: "Figure 2: …", "Fig. 3 — …", "Table 4.1.", "TABLE II",
@@ -126,6 +169,44 @@ export function tableInterior(page: Line[], prose: (l: Line) => boolean): Set<nu
     } else if (first >= 0 && (prose(l) || i - last > TABLE_GAP)) close();
   });
   close();
+  return inside;
+}
+
+/** A drawn region is a figure only when its text is at most this share prose (a framed paragraph is not). */
+const FIGURE_MAX_PROSE = 0.5;
+/** ... and it is at least this many times as tall as its largest line (a box round a heading is not). */
+const FIGURE_MIN_HEIGHT = 3;
+
+/**
+ * The lines (indices into the page) inside a figure: a drawn region (pdf-worker.mjs, "Drawings":
+ * a cluster of painted paths and images) with an image or two paths or more, whose text is not
+ * mostly prose and which is at least FIGURE_MIN_HEIGHT times as tall as its largest line. A line
+ * is inside when the start of its baseline (a little above it) is.
+ */
+export function figureInterior(page: Line[], drawings: readonly DrawnRegion[] | undefined, prose: (l: Line) => boolean): Set<number> {
+  const inside = new Set<number>();
+  if (!drawings?.length) return inside;
+  const within = (l: Line, r: DrawnRegion) => {
+    const px = l.x + 0.5;
+    const py = l.y + 0.3 * l.size;
+    return px >= r.x0 - 1 && px <= r.x1 + 1 && py >= r.y0 - 1 && py <= r.y1 + 1;
+  };
+  for (const r of drawings) {
+    if (r.images === 0 && r.paths < 2) continue;
+    const ks: number[] = [];
+    let chars = 0;
+    let proseChars = 0;
+    let size = 0;
+    page.forEach((l, i) => {
+      if (!within(l, r)) return;
+      ks.push(i);
+      chars += l.text.length;
+      if (prose(l)) proseChars += l.text.length;
+      size = Math.max(size, l.size);
+    });
+    if (!ks.length || proseChars > FIGURE_MAX_PROSE * chars || r.y1 - r.y0 < FIGURE_MIN_HEIGHT * size) continue;
+    for (const k of ks) inside.add(k);
+  }
   return inside;
 }
 
@@ -191,11 +272,24 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
   const styleAll = new Map<string, number>();
   const styleCand = new Map<string, number>();
   const cands: Line[] = [];
+  const runIns = new Map<Line, string>();
   for (const page of lines) {
     if (!page.length || opts.skipPages?.has(page[0].page)) continue;
     const inTable = tableInterior(page, prose);
+    const inFigure = figureInterior(page, content.layout?.[page[0].page - 1]?.drawings, prose);
     page.forEach((l, i) => {
       styleAll.set(styleKey(l), (styleAll.get(styleKey(l)) ?? 0) + 1);
+      // 2c. a paragraph opening with a bold run-in head is a paragraph, never a heading as a
+      // whole; its head is one when the document prints several (step 3c)
+      const runIn = hasLayout && !bodyBold && !isRunning(l) ? runInHead(l) : null;
+      if (runIn) {
+        const prev = page[i - 1];
+        const span = opts.skipSpans?.get(l.page);
+        // it opens its paragraph: the line above ends a sentence or is not body text
+        const opens = !prev || isRunning(prev) || /[.:!?)"”]$/.test(prev.text.trim()) || prev.bold || sizeBucket(prev.size) !== sizeBucket(l.size) || prev.y - l.y > 1.6 * l.size;
+        if (opens && !inTable.has(i) && !inFigure.has(i) && !(span && l.k >= span[0] && l.k <= span[1])) runIns.set(l, runIn);
+        return;
+      }
       if (!candidate(l)) return;
       // 2b. a caption is no heading when the text goes on below it (a figure or table set among
       // the prose); a table or figure that ends its page (a statistical appendix's tables: rows
@@ -203,6 +297,10 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
       if (CAPTION.test(l.text.trim()) && page.slice(i + 1).some((o) => !isRunning(o) && prose(o) && (!hasLayout || sizeBucket(o.size) >= body))) return;
       // 3a. a label row or column header inside a table of figures is no heading
       if (inTable.has(i) && !(hasLayout && l.size >= body * 1.3)) return;
+      // 3b. text drawn inside a figure (a diagram's labels, a chart's legend) is no heading
+      // (a caption set in the figure's frame, and its second line, is the figure's title: 2b decides it)
+      const caption = CAPTION.test(l.text.trim()) || (i > 0 && CAPTION.test(page[i - 1].text.trim()) && sameStyle(page[i - 1], l));
+      if (inFigure.has(i) && !caption && !(hasLayout && l.size >= body * 1.3)) return;
       const span = opts.skipSpans?.get(l.page);
       if (span && l.k >= span[0] && l.k <= span[1]) return;
       // 3. guards at body size
@@ -232,12 +330,23 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     const k = styleKey(l);
     return (styleCand.get(k) ?? 0) >= MIN_STYLE_SHARE * (styleAll.get(k) ?? 1);
   });
+  // 3c. run-in heads are the document's structure when it prints several; they join the
+  // candidates in reading order
+  if (runIns.size >= MIN_RUN_INS) {
+    kept.push(...runIns.keys());
+    kept.sort((a, b) => a.page - b.page || a.k - b.k);
+  }
   // 4. continuation lines
   let heads: Head[] = [];
   for (const l of kept) {
     const prev = heads[heads.length - 1];
+    const runIn = runIns.size >= MIN_RUN_INS ? runIns.get(l) : undefined;
+    if (runIn !== undefined) {
+      heads.push({ first: l, last: l, title: runIn, num: numbering(runIn), line: l.line, runIn: true });
+      continue;
+    }
     if (
-      prev && prev.last.page === l.page && l.k === prev.last.k + 1 && sameStyle(prev.last, l) && !numbering(l.text) && !/^\(/.test(l.text) &&
+      prev && !prev.runIn && prev.last.page === l.page && l.k === prev.last.k + 1 && sameStyle(prev.last, l) && !numbering(l.text) && !/^\(/.test(l.text) &&
       prev.last.y - l.y > 0 && prev.last.y - l.y <= 1.6 * Math.max(l.size, 1) && prev.title.length + l.text.length <= MAX_CHARS
     ) {
       prev.title = `${prev.title} ${l.text.trim()}`;
@@ -310,7 +419,8 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
   // A table continued over pages repeats its title ("Table G.1—continued", "Revenues (continued)"):
   // the continuation opens no section.
   heads = heads.filter((h) => !CONTINUED.test(h.title));
-  const rank = (h: Head) => styleRank(h.first.size, h.num, h.first.bold, h.title);
+  // a run-in head ranks as its bold face, below a heading of its own line in the same style
+  const rank = (h: Head) => [...styleRank(h.first.size, h.num, h.first.bold || h.runIn === true, h.title), h.runIn ? 1 : 0];
   const cmp = compareRanks;
   // 5. title block
   const later = heads.filter((h) => h.first.page > 2);

@@ -4,7 +4,7 @@
 //
 // Positions: a heading sits at { page, line } where `line` indexes the page text split on "\n"
 // (empty lines included), so a node's own text is a slice of the page texts between two positions.
-import type { PdfContent } from './types.ts';
+import type { LayoutSpan, PdfContent } from './types.ts';
 
 /** One non-empty line of a page with its position in the page text and its style. */
 export interface Line {
@@ -20,6 +20,8 @@ export interface Line {
   bold: boolean;
   /** Font name ("" when unknown). */
   font: string;
+  /** Style runs when the line mixes fonts (LayoutLine.spans). */
+  spans?: readonly LayoutSpan[];
 }
 
 // One Line[][] per content object: every builder reads the same lines (and caches by Line).
@@ -47,7 +49,9 @@ function computeLines(content: PdfContent): Line[][] {
       if (t.trim() === '') return;
       const l = layout?.lines[k];
       const same = l && l.text === t;
-      out.push({ text: t, page: i + 1, line, k, x: same ? l.x : 0, y: same ? l.y : -k, size: same ? l.size : 0, bold: same ? l.bold : false, font: same ? l.font : '' });
+      const o: Line = { text: t, page: i + 1, line, k, x: same ? l.x : 0, y: same ? l.y : -k, size: same ? l.size : 0, bold: same ? l.bold : false, font: same ? l.font : '' };
+      if (same && l.spans) o.spans = l.spans;
+      out.push(o);
       k++;
     });
     return out;

@@ -36,6 +36,34 @@ export interface LayoutLine {
   bold: boolean;
   /** That font's weight, 100–900 (400 when nothing says; absent in content made by hand). */
   weight?: number;
+  /**
+   * The line's style runs, when its items are not all in one font: consecutive items in the
+   * same font make one run (a bold run-in head "Depreciation." then the regular paragraph).
+   */
+  spans?: LayoutSpan[];
+}
+
+/** One style run of a line: its text (blanks collapsed, trimmed) and its font. */
+export interface LayoutSpan {
+  text: string;
+  font: string;
+  bold: boolean;
+  size: number;
+}
+
+/**
+ * A cluster of what the page draws: vector paths and images touching or close to each other
+ * (pdf-worker.mjs, "Drawings"; thin page-wide rules and backgrounds left out), in PDF user space.
+ */
+export interface DrawnRegion {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Painted paths in it. */
+  paths: number;
+  /** Images in it. */
+  images: number;
 }
 
 /** The layout of one page: its size and its non-empty lines in reading (content-stream) order. */
@@ -43,4 +71,6 @@ export interface PageLayout {
   width: number;
   height: number;
   lines: LayoutLine[];
+  /** What the page draws (figures, diagrams, ruled tables, boxes); absent when nothing or unknown. */
+  drawings?: DrawnRegion[];
 }

@@ -19,6 +19,11 @@ export interface StyledLine {
   x?: number;
   /** Baseline from the page bottom; default: below the previous line. */
   y?: number;
+  /**
+   * The line as style runs on one baseline (a bold run-in head, then regular text), each in
+   * Helvetica or Helvetica-Bold; `text` is then ignored.
+   */
+  runs?: { text: string; bold?: boolean }[];
 }
 
 export interface Bookmark {
@@ -49,6 +54,10 @@ export interface PdfOptions {
    * Adler-32 trailer, which zlib rejects and pdf.js's own decoder does without.
    */
   flate?: 'ok' | 'no-checksum';
+  /** Raw drawing operators per page (0-based index), drawn before the text: paths ("72 600 100 40 re S"). */
+  drawings?: Record<number, string>;
+  /** Images per page (0-based index), as [x, y, width, height]: a small grey image drawn there. */
+  images?: Record<number, [number, number, number, number][]>;
 }
 
 /** `pages[i]` is the lines of page i + 1. */
@@ -88,6 +97,7 @@ export function makePdf(pages: (string | StyledLine)[][], outline?: Bookmark[], 
     return f.res;
   };
   const pageNums: number[] = [];
+  let image: number | undefined;
   for (const [pageIndex, lines] of pages.entries()) {
     const used = new Set<string>();
     const content = reserve();
@@ -103,10 +113,17 @@ export function makePdf(pages: (string | StyledLine)[][], outline?: Bookmark[], 
         const l: StyledLine = typeof raw === 'string' ? { text: raw } : raw;
         const size = l.size ?? 11;
         y = l.y ?? y - 1.4 * size;
+        if (l.runs) {
+          const shown = l.runs.map((r) => `/${fontRef(r.bold ? 'Helvetica-Bold' : 'Helvetica', pageIndex)} ${size} Tf (${esc(r.text)}) Tj`).join(' ');
+          return `BT 1 0 0 1 ${l.x ?? 72} ${y.toFixed(2)} Tm ${shown} ET`;
+        }
         return `BT /${fontRef(l.font ?? (l.bold ? 'Helvetica-Bold' : 'Helvetica'), pageIndex)} ${size} Tf 1 0 0 1 ${l.x ?? 72} ${y.toFixed(2)} Tm (${esc(l.text)}) Tj ET`;
       });
       stream = ops.join('\n');
     }
+    const images = opts.images?.[pageIndex] ?? [];
+    const drawn = [opts.drawings?.[pageIndex] ?? '', ...images.map(([x, y, w, h]) => `q ${w} 0 0 ${h} ${x} ${y} cm /Im1 Do Q`)].filter(Boolean).join('\n');
+    if (drawn) stream = `${drawn}\n${stream}`;
     let filter = '';
     if (opts.flate) {
       const packed = zlib.deflateSync(Buffer.from(stream, 'latin1'));
@@ -115,7 +132,13 @@ export function makePdf(pages: (string | StyledLine)[][], outline?: Bookmark[], 
     }
     set(content, `<< /Length ${Buffer.byteLength(stream, 'latin1')}${filter} >>\nstream\n${stream}\nendstream`);
     for (const [key, f] of extra) if (!opts.fontsPerPage || key.endsWith(`@${pageIndex}`)) used.add(`/${f.res} ${f.num} 0 R`);
-    set(page, `<< /Type /Page /Parent ${pagesRoot} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R ${[...used].join(' ')} >> >> /Contents ${content} 0 R >>`);
+    let xobjects = '';
+    if (images.length) {
+      image ??= reserve();
+      set(image, `<< /Type /XObject /Subtype /Image /Width 2 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 4 >>\nstream\n\x80\xa0\xc0\xe0\nendstream`);
+      xobjects = ` /XObject << /Im1 ${image} 0 R >>`;
+    }
+    set(page, `<< /Type /Page /Parent ${pagesRoot} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R ${[...used].join(' ')} >>${xobjects} >> /Contents ${content} 0 R >>`);
   }
   set(pagesRoot, `<< /Type /Pages /Kids [${pageNums.map((n) => `${n} 0 R`).join(' ')}] /Count ${pageNums.length} >>`);
 

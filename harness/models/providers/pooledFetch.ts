@@ -29,7 +29,8 @@ let undici: { pool: Agent; request: (this: Agent, opts: Dispatcher.RequestOption
  * model do not load it, and a run does not load it while its first calls wait. Only the two
  * modules this client uses are loaded — the agent (connection pools) and the request API, the
  * function undici's own `request(url, opts)` calls on its dispatcher — not undici's index, which
- * loads its fetch, WebSocket, caches and mocks too: 30 ms instead of 85 ms before the first call.
+ * loads its fetch, WebSocket, caches and mocks too: about a third of the load time (63–93 ms
+ * against 195–288 ms for the index, measured side by side on a busy 2-core machine).
  * (undici is pinned to an exact version; test/harness/models/providers/pooledFetch.test.ts runs this path.)
  */
 export function pooledFetch(): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {

@@ -120,7 +120,6 @@ export function runInHead(l: Line): string | null {
   return title;
 }
 
-
 /**
  * A figure's or table's caption or label: "Figure 2: …", "Fig. 3 — …", "Table 4.1.", "TABLE II",
  * "Table 5-1 Specifications", "Figure 5" alone — the word, then a number (digits, a letter, a

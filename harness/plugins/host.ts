@@ -39,6 +39,9 @@ export const workerLogFile = (id: string): string => join('logs', `${id.replace(
 
 type PluginSource = NonNullable<StrategySpec['source']>;
 
+/** Entries with the same command, folder and environment share one worker process. */
+const workerKey = (source: Extract<PluginSource, { kind: 'command' }>): string => JSON.stringify([source.argv, source.cwd, source.env ?? null]);
+
 export interface PluginRunOptions {
   runDir: string;
   corpus: Corpus;
@@ -114,7 +117,7 @@ export class PluginHost {
       const source = spec.source!;
       if (!ids.has(spec.id)) continue;
       if (source.kind === 'command') {
-        const key = JSON.stringify([source.argv, source.cwd, source.env ?? null]);
+        const key = workerKey(source);
         if (this.workers.has(key)) continue;
         mkdirSync(join(run.runDir, 'logs'), { recursive: true });
         const worker = new StrategyWorker({ argv: source.argv, cwd: source.cwd, ...(source.env ? { env: source.env } : {}), logPath: join(run.runDir, workerLogFile(spec.id)), label: `${spec.id} (${where(spec, 'command')})` });
@@ -153,7 +156,7 @@ export class PluginHost {
           const plugin = this.modules.get(source.path)!;
           reply = await plugin.run({ ...request, params: this.parsedParams.get(spec.id) }, ctx);
         } else if (source.kind === 'command') {
-          reply = await this.workers.get(JSON.stringify([source.argv, source.cwd, source.env ?? null]))!.request(question.id, request, source.timeoutMs, (ctx as MeteredContext).abortSignal);
+          reply = await this.workers.get(workerKey(source))!.request(question.id, request, source.timeoutMs, (ctx as MeteredContext).abortSignal);
         } else {
           reply = await this.services.get(spec.id)!.request(request, source.timeoutMs, (ctx as MeteredContext).abortSignal);
         }

@@ -189,18 +189,30 @@ const MAX_OUTLINE_DEPTH = 32;
 // streams), keyed by their /FontName, the name pdf.js reports.
 const BOLD_NAME = /bold|black|heavy|semibold|demi|extrabold|ultrabold|[-,]b(d|old)?$|\bbd\b/i;
 
+/**
+ * Watches the first assignment of `prop` on every object of this realm (pdf.js's objects among
+ * them): a setter on Object.prototype turns it into the plain own property it would have been,
+ * then calls `seen(object, value)`. Returns what removes the watch.
+ */
+function watchFirstSet(prop, seen) {
+  Object.defineProperty(Object.prototype, prop, {
+    configurable: true,
+    enumerable: false,
+    get() {
+      return undefined;
+    },
+    set(value) {
+      Object.defineProperty(this, prop, { value, writable: true, enumerable: true, configurable: true });
+      seen(this, value);
+    },
+  });
+  return () => delete Object.prototype[prop];
+}
+
 /** Loaded id -> pdf.js font object, for the document being extracted (one at a time). */
 const loadedFonts = new Map();
-Object.defineProperty(Object.prototype, 'loadedName', {
-  configurable: true,
-  enumerable: false,
-  get() {
-    return undefined;
-  },
-  set(value) {
-    Object.defineProperty(this, 'loadedName', { value, writable: true, enumerable: true, configurable: true });
-    if (typeof value === 'string' && Object.hasOwn(this, 'name') && typeof this.name === 'string') loadedFonts.set(value, this);
-  },
+watchFirstSet('loadedName', (font, value) => {
+  if (typeof value === 'string' && Object.hasOwn(font, 'name') && typeof font.name === 'string') loadedFonts.set(value, font);
 });
 
 class Fonts {
@@ -454,19 +466,11 @@ function unitSquare(m) {
 
 /** Installs the watch on the first EvaluatorPreprocessor built (see Drawings). */
 function installDrawingHook(OPS) {
-  Object.defineProperty(Object.prototype, '_numInvalidPathOPS', {
-    configurable: true,
-    enumerable: false,
-    get() {
-      return undefined;
-    },
-    set(value) {
-      let proto = Object.getPrototypeOf(this);
-      while (proto && !Object.hasOwn(proto, 'preprocessCommand')) proto = Object.getPrototypeOf(proto);
-      delete Object.prototype._numInvalidPathOPS;
-      if (proto && typeof proto.preprocessCommand === 'function') watchPreprocessor(proto, OPS);
-      this._numInvalidPathOPS = value;
-    },
+  const unwatch = watchFirstSet('_numInvalidPathOPS', (preprocessor) => {
+    unwatch();
+    let proto = Object.getPrototypeOf(preprocessor);
+    while (proto && !Object.hasOwn(proto, 'preprocessCommand')) proto = Object.getPrototypeOf(proto);
+    if (proto && typeof proto.preprocessCommand === 'function') watchPreprocessor(proto, OPS);
   });
 }
 

@@ -7,6 +7,7 @@
 import { ProviderError } from '../models/providers/openai-client.ts';
 import { redactSecrets } from '../models/secrets.ts';
 import { ProtocolError } from './protocol.ts';
+import { abortReason } from './worker.ts';
 
 export interface ServiceOptions {
   url: string;
@@ -33,7 +34,7 @@ export class StrategyService {
       });
     } catch (err) {
       if (timeout.aborted) throw new Error(`no reply within ${timeoutMs} ms (timeoutMs)`);
-      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('interrupted');
+      if (signal?.aborted) throw abortReason(signal);
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       throw new ProviderError(`${this.opts.label}: ${this.opts.url} unreachable: ${cause?.code ?? cause?.message ?? (err as Error).message}`, { code: 'connection', retries: 0, retryable: true });
     }

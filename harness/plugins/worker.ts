@@ -273,6 +273,7 @@ export class StrategyWorker {
   }
 }
 
-function abortReason(signal: AbortSignal): Error {
+/** Why an aborted wait ends: the run's reason (Ctrl-C, a tripped breaker), else "interrupted". */
+export function abortReason(signal: AbortSignal): Error {
   return signal.reason instanceof Error ? signal.reason : new Error('interrupted');
 }

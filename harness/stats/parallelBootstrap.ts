@@ -191,8 +191,3 @@ export class BootstrapWorker {
     void this.worker?.terminate();
   }
 }
-
-/** The jobs' results from a worker thread of their own. */
-export function bootstrapInWorker(jobs: readonly ClusterBootstrapJob[]): Promise<ClusterBootstrapResult[]> {
-  return new BootstrapWorker().run(jobs);
-}

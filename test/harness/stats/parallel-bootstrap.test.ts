@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapCost, bootstrapInWorker, bootstrapLanes, clusterBootstrapInParallel, PARALLEL_MIN_COST } from '../../../harness/stats/parallelBootstrap.ts';
+import { BootstrapWorker, bootstrapCost, bootstrapLanes, clusterBootstrapInParallel, PARALLEL_MIN_COST } from '../../../harness/stats/parallelBootstrap.ts';
 import { clusterBootstrap, type ClusterBootstrapJob } from '../../../harness/stats/clusterBootstrap.ts';
 import { Xoshiro128 } from '../../../harness/stats/rng.ts';
 import { withIntervals, withIntervalsInParallel } from '../../../harness/summary/intervals.ts';
@@ -36,7 +36,7 @@ function job(k: number, columns: number, seed: number, per = 1): ClusterBootstra
 describe('the bootstrap over two threads', () => {
   it('computes in a worker thread what this thread computes', async () => {
     const jobs = [job(300, 4, 1, 2), job(200, 2, 2)];
-    expect(await bootstrapInWorker(jobs)).toEqual(jobs.map(clusterBootstrap));
+    expect(await new BootstrapWorker().run(jobs)).toEqual(jobs.map(clusterBootstrap));
   });
 
   it('cuts one large job by columns into two near-equal lanes, latency percentiles on one side only', () => {

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ChatMessage, ChatOptions, ChatProvider, ChatResult } from '../../types.ts';
 import { extractPayload, type PromptPayload, type TaskAnswers } from '../../protocol/tasks.ts';
 import { bm25Scores } from '../../text/bm25.ts';
-import { hasNumber, isStopword, stem, tokenize, words } from '../../text/tokenize.ts';
+import { hasNumber, isStopword, stem, tokenize as tokenizeText, words } from '../../text/tokenize.ts';
 import { mulberry32 } from '../../run/random.ts';
 import { playAgent, type AgentReply } from './offline-agent.ts';
 
@@ -30,6 +30,31 @@ const TITLE_BONUS = 0.3; // answer: weight of the passage title's match for its 
 const NUMBER_BONUS = 1.5; // answer: factor for sentences with a number when a number is asked for
 const MAX_ANSWER_CHARS = 400; // answer: longer sentences are cut to their densest window
 const ANSWER_WINDOW_WORDS = 60;
+
+// ---------------------------------------------------------------------------------------------
+// Token memo
+//
+// Every call of a run re-sends the same passages and outline titles (a tree search asks about the
+// same nodes at each step; every question of a document sees its summaries), and tokenising them
+// (split, stopwords, Porter stem) was the reasoner's largest cost. The memo is keyed by the text
+// alone, so a reply still depends on the messages only; it is bounded by the characters it holds
+// and cleared wholesale when full, which keeps it simple and its memory predictable.
+const TOKEN_MEMO_MAX_CHARS = 4_000_000;
+const tokenMemo = new Map<string, readonly string[]>();
+let tokenMemoChars = 0;
+
+function tokenize(text: string): readonly string[] {
+  const hit = tokenMemo.get(text);
+  if (hit) return hit;
+  const tokens = Object.freeze(tokenizeText(text));
+  if (tokenMemoChars + text.length > TOKEN_MEMO_MAX_CHARS) {
+    tokenMemo.clear();
+    tokenMemoChars = 0;
+  }
+  tokenMemo.set(text, tokens);
+  tokenMemoChars += text.length;
+  return tokens;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Latency simulation
@@ -255,7 +280,7 @@ function ranked(scores: number[], tieBreak?: (a: number, b: number) => number): 
 }
 
 /** Distinct query terms found in `tokens`, for the `thinking` text. */
-function shared(query: string[], tokens: string[]): string[] {
+function shared(query: string[], tokens: readonly string[]): string[] {
   const have = new Set(tokens);
   return [...new Set(query)].filter((t) => have.has(t));
 }
@@ -542,7 +567,7 @@ function answer(p: Payload<'answer'>): TaskAnswers['answer'] {
   const passages = list<unknown>(p.context)
     .filter(isObj)
     .map((c) => ({ title: str(c.title), text: str(c.text) }));
-  const sents: Array<{ text: string; passage: number; tokens: string[] }> = [];
+  const sents: Array<{ text: string; passage: number; tokens: readonly string[] }> = [];
   passages.forEach((c, pi) => {
     for (const s of splitSentences(c.text)) sents.push({ text: s, passage: pi, tokens: tokenize(s) });
   });
@@ -576,7 +601,7 @@ function answer(p: Payload<'answer'>): TaskAnswers['answer'] {
  * half its best co-occurrence with the question in one sentence (share of choice terms × share of
  * question terms). Highest wins, ties go to the lower index; no overlap at all → not found.
  */
-function answerChoice(choices: string[], q: string[], sents: Array<{ tokens: string[] }>): TaskAnswers['answer'] {
+function answerChoice(choices: string[], q: string[], sents: Array<{ tokens: readonly string[] }>): TaskAnswers['answer'] {
   const qSet = new Set(q);
   const sentSets = sents.map((s) => new Set(s.tokens));
   const context = new Set<string>();

@@ -1,4 +1,4 @@
-import { describe, it, expect } from 'vitest';
+import { describe, it, expect, vi } from 'vitest';
 import { buildPrompt, type OutlineNode, type PromptPayload, type StrategyPayload, type StrategyTask, type TaskAnswers } from '../../../../strategies/prompts.ts';
 import type { ChatMessage } from '../../../../harness/types.ts';
 import {
@@ -91,6 +91,20 @@ describe('OfflineReasoner basics', () => {
     const a = respond(buildPrompt(payload));
     const b = respond(buildPrompt(payload));
     expect(a).toBe(b);
+  });
+
+  it('answers the same after other questions over the same texts (its token memo holds no answer state)', async () => {
+    const passage = { doc_id: 'd', node_id: 'n', title: 'Battery warranty', text: 'The battery warranty lasts eight years. It does not cover water damage. Charging takes two hours.' };
+    const questions = ['How long does the battery warranty last?', 'Does the warranty cover water damage?', 'How long does charging take?'];
+    const prompts = questions.map((question) => buildPrompt({ task: 'answer', question, context: [passage] }));
+    const nodes = buildPrompt({ task: 'select-nodes', question: questions[0], doc_id: 'd', doc_title: 'Manual', outline, max_nodes: 3 });
+    // Warm this module's memo with every text, in another order, then ask each question again.
+    for (const p of [nodes, ...prompts].reverse()) respond(p);
+    const warm = [nodes, ...prompts].map((p) => respond(p));
+    vi.resetModules();
+    const fresh = await import('../../../../harness/models/providers/offline.ts');
+    expect(fresh.respond).not.toBe(respond);
+    expect([nodes, ...prompts].map((p) => fresh.respond(p))).toEqual(warm);
   });
 });
 

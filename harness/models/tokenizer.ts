@@ -210,21 +210,40 @@ export function countTokens(text: string, model?: string): number {
 
 /**
  * Long texts (prompts, sections) repeat most of their lines from call to call — outlines,
- * instructions. Split after a newline that is followed by a character other than whitespace or
- * '/': no piece of the o200k or cl100k patterns spans such a boundary (a word piece never starts
- * with a newline, whitespace runs end at the newline, and a punctuation piece only swallows the
- * newlines and slashes after it), so the sum of line counts equals the whole-text count.
+ * instructions, indented JSON payload lines. Split after a newline when no piece of the o200k or
+ * cl100k patterns can span the cut, so the sum of line counts equals the whole-text count:
+ * - the newline is followed by a character other than whitespace or '/' (a word piece never
+ *   starts with a newline, whitespace runs end at the newline, and a punctuation piece only
+ *   swallows the newlines and slashes right after it); or
+ * - it is followed by blanks holding no line break, then a character other than whitespace (the
+ *   whitespace piece `\s*[\r\n]+` ends at its last line break, a punctuation piece stops at the
+ *   first blank, and the pieces from the cut on depend only on the text after it).
  */
 function countLong(enc: Encoder, text: string): number {
   let n = 0;
   let start = 0;
   for (let i = 0; i < text.length - 1; i++) {
-    if (text.charCodeAt(i) === 10 && text[i + 1] !== '/' && !/\s/.test(text[i + 1])) {
+    if (text.charCodeAt(i) === 10 && safeLineEnd(text, i + 1)) {
       n += countLine(enc, text.slice(start, i + 1));
       start = i + 1;
     }
   }
   return n + countLine(enc, text.slice(start));
+}
+
+/** True when a cut right after the newline ending at `next` leaves every token whole (above). */
+function safeLineEnd(text: string, next: number): boolean {
+  const c = text[next];
+  if (c === '/') return false;
+  if (!/\s/.test(c)) return true;
+  let j = next;
+  while (j < text.length && isBlank(text[j])) j++;
+  return j > next && j < text.length && !/\s/.test(text[j]);
+}
+
+/** Whitespace that is not a line break of the tokenizer patterns (they name only \r and \n). */
+function isBlank(c: string): boolean {
+  return c !== '\n' && c !== '\r' && /\s/.test(c);
 }
 
 function countPieces(enc: Encoder, text: string): number {

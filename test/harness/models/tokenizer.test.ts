@@ -222,3 +222,44 @@ describe('countTokens on long texts (line cache)', () => {
     }
   });
 });
+
+describe('countTokens line cuts (newline, indentation, slashes)', () => {
+  // The cuts after a newline must never split a token: texts built from the characters that meet
+  // at a cut (line breaks, blanks, '/', punctuation, letters, digits, a mark) must count what a
+  // whole-text encode counts, on both encodings. Texts are over 512 characters so countLong runs.
+  const PARTS = ['\n', '\r\n', '\r', ' ', '  ', '\t', '\u00a0', '\u2028', '/', '//', '{', '"', ',', ':', 'a', 'Word', 'x1', '42', '7.5', 'é', '\u0301', '日本', "'s", '-', '\n\n', ' \n'];
+  function randomText(rand: () => number): string {
+    let t = '';
+    while (t.length < 700) t += PARTS[Math.floor(rand() * PARTS.length)];
+    return t;
+  }
+  // A small seeded generator (mulberry32) so a failure names a reproducible text.
+  function seeded(seed: number): () => number {
+    let a = seed >>> 0;
+    return () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+  }
+
+  it('equal whole-text encodes of random texts of boundary characters, o200k and cl100k', () => {
+    const reference100k = new Tiktoken(cl100k);
+    const rand = seeded(26);
+    for (let k = 0; k < 150; k++) {
+      const text = randomText(rand);
+      expect(countTokens(text, 'gpt-4o'), JSON.stringify(text)).toBe(ref().encode(text, [], []).length);
+      expect(countTokens(text, 'gpt-4'), JSON.stringify(text)).toBe(reference100k.encode(text, [], []).length);
+    }
+  });
+
+  it('counts indented JSON (a prompt payload) exactly, also from the line cache', () => {
+    const payload = JSON.stringify({ task: 'select-nodes', outline: Array.from({ length: 40 }, (_, i) => ({ node_id: `n${i}`, title: `Section ${i} / part`, nodes: [{ node_id: `n${i}.1`, title: 'Notes' }] })) }, null, 2);
+    const exact = ref().encode(payload, [], []).length;
+    expect(countTokens(payload, 'gpt-4o')).toBe(exact);
+    expect(countTokens(`${payload}\n`, 'gpt-4o')).toBe(ref().encode(`${payload}\n`, [], []).length);
+    expect(countTokens(payload, 'gpt-4o')).toBe(exact);
+  });
+});

@@ -23,7 +23,7 @@ import { lexicalGroundedness } from '../scoring/groundedness.ts';
 import { scoreRetrievalAtK } from '../scoring/retrieval.ts';
 import { summarize, type RunSummary } from '../summary/summary.ts';
 import { withIntervalsInParallel } from '../summary/intervals.ts';
-import { BootstrapWorker } from '../stats/parallelBootstrap.ts';
+import { BootstrapWorker, EARLY_WORKER_RECORDS } from '../stats/parallelBootstrap.ts';
 import { findPrice, loadRunPrices, priceCall, stalePricesWarning, sumCosts } from '../models/prices.ts';
 import { createEmbedder, createProvider, embedderOptionsFor } from '../models/providers/registry.ts';
 import { ProviderError } from '../models/providers/openai-client.ts';
@@ -447,9 +447,9 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     stopped = { reason, notRun, interrupted: Boolean(opts.signal?.aborted) && !breaker.open };
   }
 
-  // A long bootstrap ahead (some 100 ms or more from about 500 records) gets its second thread
-  // started now, so that its start overlaps the reading back of the records.
-  const bootstrapWorker = opts.intervals !== false && writer.appended >= 500 ? new BootstrapWorker() : undefined;
+  // A long bootstrap ahead gets its second thread started now, so that its start overlaps the
+  // reading back of the records.
+  const bootstrapWorker = opts.intervals !== false && writer.appended >= EARLY_WORKER_RECORDS ? new BootstrapWorker() : undefined;
   let summary: RunSummary;
   try {
     await writer.close();

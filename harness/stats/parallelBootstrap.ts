@@ -24,6 +24,15 @@ import { clusterBootstrap, type ClusterBootstrapJob, type ClusterBootstrapResult
 /** Estimated work (ns, measured on this project's 2-core machine) below which a worker does not pay for itself. */
 export const PARALLEL_MIN_COST = 100e6;
 
+/**
+ * Records from which a run's bootstrap is likely to pass PARALLEL_MIN_COST (a run's default
+ * 2,000 replicates over its strategies' columns reach ~100 ms at about this many records), so the
+ * runner starts the worker thread early, while the records are still being read back: a worker's
+ * start (~30 ms) then overlaps work it would otherwise wait behind. A guess made before the jobs
+ * exist; bootstrapLanes still decides from the jobs' real cost whether the worker is used.
+ */
+export const EARLY_WORKER_RECORDS = 500;
+
 /** Nanoseconds per replicate: a draw, a multiply-add of a column, a step of the latency walk. */
 const DRAW_NS = 6.5;
 const COLUMN_NS = 1;

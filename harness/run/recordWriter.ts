@@ -25,12 +25,14 @@ export class RecordWriter {
 
   constructor(readonly path: string) {}
 
-  /** Serialises `record` now and queues it behind every record queued before it. */
-  append(record: RunRecord): void {
+  /** Serialises `record` now and queues it behind every record queued before it; returns the line queued. */
+  append(record: RunRecord): string {
     if (this.failure) throw this.failure;
-    this.queue.push(outputLine(record));
+    const line = outputLine(record);
+    this.queue.push(line);
     this.appended++;
     if (!this.inFlight) this.inFlight = this.drain();
+    return line;
   }
 
   private async drain(): Promise<void> {

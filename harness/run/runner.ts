@@ -390,6 +390,17 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const taskCount = tasks ? tasks.length : repeats * perRepeat;
 
   const writer = new RecordWriter(store.recordsPath);
+  // The summary's rows (harness/summary/rows.ts), one per record as it is written, parsed from
+  // the very line written, as `report` would read it back: so the summary need not read the
+  // file back when the calls are done. A row is ~220 bytes, what the summary holds at the end
+  // anyway. A resumed run's file also holds earlier invocations' records: it is read back instead.
+  const rows: RunRecord[] | null = folder.manifest ? null : [];
+  // The bootstrap's second thread, started once the last task is under way (or, resuming a long
+  // run, after the calls), so that its start overlaps the last calls' wait instead of the summary.
+  let bootstrapWorker: BootstrapWorker | undefined;
+  const startBootstrapWorker = (records: number) => {
+    if (!bootstrapWorker && opts.intervals !== false && records >= EARLY_WORKER_RECORDS) bootstrapWorker = new BootstrapWorker();
+  };
   let errors = 0;
   let finished = 0;
   let notRun = 0;
@@ -424,20 +435,27 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       if (kind !== 'aborted' && record.error) environmentErrors.set(record.error, (environmentErrors.get(record.error) ?? 0) + 1);
       return;
     }
-    writer.append(record);
+    const line = writer.append(record);
+    rows?.push(summaryRecord(JSON.parse(line) as RunRecord));
     finished++;
     if (record.error) errors++;
     opts.onProgress?.({ phase: 'run', done: finished, total: taskCount, errors, elapsedMs: performance.now() - runStart });
     await writer.caughtUp();
   };
-  await Promise.all(
-    Array.from({ length: Math.min(taskCount, Math.max(2, concurrency * 2)) }, async () => {
-      while (nextTask < taskCount) {
-        const t = nextTask++;
-        await runTask(taskAt(tasks ? tasks[t]! : t));
-      }
-    }),
-  );
+  try {
+    await Promise.all(
+      Array.from({ length: Math.min(taskCount, Math.max(2, concurrency * 2)) }, async () => {
+        while (nextTask < taskCount) {
+          const t = nextTask++;
+          if (nextTask === taskCount) startBootstrapWorker(repeats * perRepeat);
+          await runTask(taskAt(tasks ? tasks[t]! : t));
+        }
+      }),
+    );
+  } catch (err) {
+    bootstrapWorker?.close();
+    throw err;
+  }
   let stopped: RunStop | null = null;
   if (notRun > 0) {
     const commonest = [...environmentErrors.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
@@ -447,19 +465,17 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     stopped = { reason, notRun, interrupted: Boolean(opts.signal?.aborted) && !breaker.open };
   }
 
-  // A long bootstrap ahead gets its second thread started now, so that its start overlaps the
-  // reading back of the records.
-  const bootstrapWorker = opts.intervals !== false && writer.appended >= EARLY_WORKER_RECORDS ? new BootstrapWorker() : undefined;
+  startBootstrapWorker(writer.appended);
   let summary: RunSummary;
   try {
     await writer.close();
-    // Nothing of a finished record stays in memory while the run goes on (memory does not grow
-    // with the number of records): the summary reads the records file back, as `report` does, one
-    // record at a time into a summary row. Rows follow the run's order of strategies and
-    // questions, not completion order: the order `report` and `history` sort by too, so the
-    // seeded bootstrap gives them the same intervals.
-    const records: RunRecord[] = [];
-    store.forEachRecord((r) => void records.push(summaryRecord(r)));
+    // Of a finished record only its summary row stays in memory while the run goes on; a resumed
+    // run reads the records file back, as `report` does, one record at a time into a row. Rows
+    // follow the run's order of strategies and questions, not completion order: the order
+    // `report` and `history` sort by too, so the seeded bootstrap gives them the same intervals.
+    let records: RunRecord[] = [];
+    if (rows) records = rows;
+    else store.forEachRecord((r) => void records.push(summaryRecord(r)));
     sortLikeRun(records, manifest);
     summary = opts.intervals === false ? summarize(records) : await withIntervalsInParallel(summarize(records), records, { seed: manifest.seed, worker: bootstrapWorker });
   } catch (err) {

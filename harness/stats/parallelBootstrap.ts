@@ -26,10 +26,10 @@ export const PARALLEL_MIN_COST = 100e6;
 
 /**
  * Records from which a run's bootstrap is likely to pass PARALLEL_MIN_COST (a run's default
- * 2,000 replicates over its strategies' columns reach ~100 ms at about this many records), so the
- * runner starts the worker thread early, while the records are still being read back: a worker's
- * start (~30 ms) then overlaps work it would otherwise wait behind. A guess made before the jobs
- * exist; bootstrapLanes still decides from the jobs' real cost whether the worker is used.
+ * 10,000 replicates over a strategy's columns reach ~100 ms at about this many records), so the
+ * runner starts the worker thread early, once its last task is under way: a worker's start
+ * (~30 ms) then overlaps the last calls' wait instead of the summary. A guess made before the
+ * jobs exist; bootstrapLanes still decides from the jobs' real cost whether the worker is used.
  */
 export const EARLY_WORKER_RECORDS = 500;
 

@@ -1,8 +1,8 @@
-// What a summary needs of a record: when a run's calls are done, the runner reads records.jsonl
-// back one record at a time into summary rows, for the run's summary and intervals (during the
-// run it keeps nothing per record). A row is a `SummaryRow`: one fixed-shape object holding only
-// the fields summaries read (numbers that are integers stay unboxed in the object): about 220
-// bytes a record, where the parsed record is kilobytes.
+// What a summary needs of a record: the runner turns each line it writes to records.jsonl into a
+// summary row (a resumed run reads the file back, one record at a time), for the run's summary
+// and intervals, and keeps nothing else of a finished record. A row is a `SummaryRow`: one
+// fixed-shape object holding only the fields summaries read (numbers that are integers stay
+// unboxed in the object): about 220 bytes a record, where the parsed record is kilobytes.
 //  - What summaries never read (answer, evidence, trace, finishing time, queue time, stop reason,
 //    the judge's reason) is not kept: the prototype answers it with shared empties.
 //  - The question text and gold answers are kept only when the record failed: only then do

@@ -81,9 +81,9 @@ describe('runBenchmark', () => {
     expect(outcome.summary.strategies.map((s) => s.strategy)).toEqual(['vector', 'node-list']);
   });
 
-  it('summarises from the records file: the summary equals the one made from the full records', async () => {
-    // The runner keeps nothing of a finished record while the run goes on and reads the file
-    // back into summary rows at the end; `report` summarises the full records of the same file.
+  it('summarises what the records file holds: the summary equals the one made from the full records', async () => {
+    // The runner keeps a summary row per finished record, parsed from the line it wrote;
+    // `report` summarises the full records read back from the same file.
     const out = tmp();
     const outcome = await runBenchmark({ loaded: configOf({ strategies: ['vector', 'test-flaky', 'node-list'] }), data: await sample(8), outDir: out, runId: 'rows', repeats: 2 });
     const full = sortLikeRun(RunStore.open(join(out, 'rows')).readRecords(), outcome.manifest);
@@ -183,6 +183,9 @@ describe('runBenchmark', () => {
     expect(new Set(after.map((r) => `${r.strategy}/${r.questionId}`)).size).toBe(10);
     expect(after.slice(0, 3).map((r) => r.finishedAt)).toEqual(lines.slice(0, 3).map((l) => JSON.parse(l).finishedAt));
     expect(resumed.manifest.resumedAt).toHaveLength(1);
+    // A resumed run's summary covers the earlier invocation's records too (it reads the file back).
+    const full = sortLikeRun(RunStore.open(join(out, 'x')).readRecords(), resumed.manifest);
+    expect(resumed.summary).toEqual(withIntervals(summarize(full), full, { seed: resumed.manifest.seed }));
     // Resuming with a different config would mix two runs in one folder: refused.
     await expect(runBenchmark({ loaded: configOf({ strategies: ['vector'] }), data, resumeDir: join(out, 'x') })).rejects.toThrow(/different config/);
   });

@@ -32,6 +32,7 @@
 // yields its numeric claims: the quantities of the kind the question asks for (a percentage,
 // money, a count, a duration), else all of them. The answer is correct when it states every one
 // of them and offers no alternatives (`sentenceClaimsMatch`).
+import { memoByText } from '../text/memo.ts';
 import {
   canonicalUnit,
   findDates,
@@ -71,8 +72,23 @@ function without(text: string, spans: ReadonlyArray<{ start: number; end: number
 /** At most a few function words besides the span (`at 2 PM`, `by 2 PM`, `36 to 55 µg/m³`). */
 const onlyFiller = (rest: string) => words(rest.toLowerCase().replace(/[^\p{L}\p{N}\s]/gu, ' ')).every((w) => STOP.has(w));
 
+// Every answer to a question is judged against the same golds (each strategy, each repeat), and
+// reading a gold (its kind: dates, times, ranges; its main number) was most of scoring an answer:
+// both are remembered by gold text.
+const goldKindMemos = new Map<number, (gold: string) => NumericGoldKind | null>();
+const goldMainNumber = memoByText((gold) => {
+  const main = mainNumber(gold);
+  return main && Object.freeze(main);
+});
+
 /** The gold's kind for numeric judging, or null when the gold is not about a number. */
 export function numericGoldKind(gold: string, shortAnswerWords = 6): NumericGoldKind | null {
+  let memo = goldKindMemos.get(shortAnswerWords);
+  if (!memo) goldKindMemos.set(shortAnswerWords, (memo = memoByText((g) => readGoldKind(g, shortAnswerWords))));
+  return memo(gold);
+}
+
+function readGoldKind(gold: string, shortAnswerWords: number): NumericGoldKind | null {
   const trimmed = gold.trim();
   const dates = findDates(trimmed);
   // A gold that is one date and nothing much else.
@@ -161,7 +177,7 @@ export function claimedValueMatch(pred: string, gold: string, tol: NumericTolera
   if (kind === 'time') return timeMatch(pred, findTimes(gold)[0]!.minutes) ? 1 : 0;
   const q = questionUnit(question);
   if (kind === 'range') return rangeMatch(pred, findRanges(gold)[0]!, tol, q) ? 1 : 0;
-  return claimMatches(pred, mainNumber(gold)!, kind, tol, q) ? 1 : 0;
+  return claimMatches(pred, goldMainNumber(gold)!, kind, tol, q) ? 1 : 0;
 }
 
 /** Rules 1–3 for one gold value. */

@@ -86,6 +86,25 @@ function plainStringWidth() {
   };
 }
 
+/**
+ * zod's `z` is one namespace object that the chunks share, so esbuild keeps every export of it,
+ * its 40 locales too (290 KB of the 570 KB zod brings, parsed at every start). treebench's
+ * messages are English: in the bundle, zod's locale index offers English only (`z.locales.en`;
+ * `z.config(z.locales.de())` would fail, and nothing in treebench calls it). The library face
+ * (index.js) and plugins import zod itself, whole.
+ */
+function englishOnlyZod() {
+  return {
+    name: 'english-only-zod',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({
+        contents: "export { default as en } from './en.js';",
+        loader: 'js',
+      }));
+    },
+  };
+}
+
 /** Builds dist/ from cli/main.ts (removing an earlier bundle first). */
 export async function bundleCli(root) {
   const outDir = join(root, BUNDLE_DIR);
@@ -112,7 +131,7 @@ export async function bundleCli(root) {
       ].join('\n'),
     },
     define: { __filename: '__treebenchFilename', __dirname: '__treebenchDirname' },
-    plugins: [plainStringWidth(), importMetaUrlOfSource(root, outDir)],
+    plugins: [plainStringWidth(), englishOnlyZod(), importMetaUrlOfSource(root, outDir)],
     // Whitespace and syntax minified (a smaller install: test/packaging caps it), identifiers
     // not, so a bug's stack still names its functions.
     minifyWhitespace: true,

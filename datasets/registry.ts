@@ -30,7 +30,6 @@ import { loadPageIndexFile, pageIndexDocIdFromFile } from './pageindex.ts';
 import { loadFinanceBench, referencedDocs } from './financebench.ts';
 import { pageTextWarnings } from './pdf.ts';
 import { ingestPdfs, sha256, type IngestOptions, type IngestStats } from './ingest.ts';
-import { ingestMarkdown } from './markdownIngest.ts';
 import { addExtractiveSummaries } from './summaries.ts';
 import { TREE_BUILDER_VERSION } from './treeBuild/index.ts';
 import { MODEL_TREE_VERSION } from './treeBuild/model.ts';
@@ -446,6 +445,8 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
       const all = corpusFiles(corpusTargets(cfg, baseDir), ['.md', '.markdown'], 'markdown', cfg);
       const entries = onlyEntries(all, ({ file, root }) => markdownDocId(file, root), opts?.only);
       // Through the ingestion cache (corpus.cache, corpus.cacheDir), as PDFs: a second run parses nothing.
+      // The Markdown parser (mdast, micromark: ~150 KB of modules) loads only for Markdown corpora.
+      const { ingestMarkdown } = await import('./markdownIngest.ts');
       const { docs } = ingestMarkdown(
         entries.map(({ file, root }) => ({ file, docId: markdownDocId(file, root) })),
         { ...(cfg.intro ? { intro: cfg.intro } : {}), cacheDir: opts?.ingest?.cacheDir ?? null, ...(opts?.ingest?.quiet ? { quiet: true } : {}), warnings },

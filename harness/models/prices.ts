@@ -51,6 +51,9 @@ export class PriceTableError extends Error {
   }
 }
 
+/** The last table read from each path, with the text it was parsed from (a run reads the shipped table twice: for ingestion and for the run). */
+const lastRead = new Map<string, { text: string; table: PriceTable }>();
+
 /** Reads and validates a price table. Errors name the file, line, model and field. */
 export function loadPriceTable(path: string = DEFAULT_PRICES_PATH): PriceTable {
   let text: string;
@@ -59,7 +62,12 @@ export function loadPriceTable(path: string = DEFAULT_PRICES_PATH): PriceTable {
   } catch (err) {
     throw new PriceTableError(`${path}: cannot read the price table (${(err as Error).message})`);
   }
-  return { ...parsePriceTable(text, path), path };
+  // The same text parses to the same table: parsed again only when the file changed.
+  const last = lastRead.get(path);
+  if (last && last.text === text) return structuredClone(last.table);
+  const table: PriceTable = { ...parsePriceTable(text, path), path };
+  lastRead.set(path, { text, table: structuredClone(table) });
+  return table;
 }
 
 export function parsePriceTable(text: string, where = 'prices'): PriceTable {

@@ -1,8 +1,8 @@
 // V8 garbage-collector settings that keep a run's memory near what it holds alive, for runs
 // whose calls wait on a model over the network.
 //
-// Such a run keeps little alive (the corpus, its index, the tokenizer; a summary row per finished
-// record, see harness/run/runner.ts), but every call's request, reply and record live for the 100 ms
+// Such a run keeps little alive (the corpus, its index, the tokenizer; at most 10,000 small summary
+// rows, see harness/run/runner.ts), but every call's request, reply and record live for the 100 ms
 // or more they wait on the model. By default V8 (1) doubles the young generation up to 2 × 16 MB
 // whenever much of it survives a scavenge, which these waiting objects always do, and (2) lets
 // the old generation grow to as much as 4× its live size before collecting it in full. A

@@ -51,7 +51,10 @@ export class PriceTableError extends Error {
   }
 }
 
-/** The last table read from each path, with the text it was parsed from (a run reads the shipped table twice: for ingestion and for the run). */
+/**
+ * The last table read from each path, with the text it was parsed from: a run reads the shipped
+ * table twice (for ingestion and for the run), and parses it once.
+ */
 const lastRead = new Map<string, { text: string; table: PriceTable }>();
 
 /** Reads and validates a price table. Errors name the file, line, model and field. */

@@ -1,6 +1,6 @@
 // What a summary needs of a record: the runner turns each line it writes to records.jsonl into a
-// summary row (a resumed run reads the file back, one record at a time), for the run's summary
-// and intervals, and keeps nothing else of a finished record. A row is a `SummaryRow`: one
+// summary row (a resumed or long run reads the file back, one record at a time), for the run's
+// summary and intervals, and keeps nothing else of a finished record. A row is a `SummaryRow`: one
 // fixed-shape object holding only the fields summaries read (numbers that are integers stay
 // unboxed in the object): about 220 bytes a record, where the parsed record is kilobytes.
 //  - What summaries never read (answer, evidence, trace, finishing time, queue time, stop reason,

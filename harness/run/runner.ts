@@ -22,7 +22,7 @@ import { fileSha256 } from '../files/fileHash.ts';
 import { lexicalGroundedness } from '../scoring/groundedness.ts';
 import { scoreRetrievalAtK } from '../scoring/retrieval.ts';
 import { summarize, type RunSummary } from '../summary/summary.ts';
-import { withIntervalsInParallel } from '../summary/intervals.ts';
+import { DEFAULT_RESAMPLES, withIntervalsInParallel } from '../summary/intervals.ts';
 import { BootstrapWorker, EARLY_WORKER_RECORDS } from '../stats/parallelBootstrap.ts';
 import { findPrice, loadRunPrices, priceCall, stalePricesWarning, sumCosts } from '../models/prices.ts';
 import { createEmbedder, createProvider, embedderOptionsFor } from '../models/providers/registry.ts';
@@ -400,11 +400,16 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   // so a long run's memory stays flat. A resumed run's file also holds earlier invocations'
   // records: it is read back too.
   let rows: RunRecord[] | null = folder.manifest ? null : [];
-  // The bootstrap's second thread, started once the last task is under way (or, resuming a long
-  // run, after the calls), so that its start overlaps the last calls' wait instead of the summary.
+  // The bootstrap's second thread, started once half the tasks are under way (or, resuming a long
+  // run, after the calls), so that its start and its draws overlap the calls instead of the summary.
   let bootstrapWorker: BootstrapWorker | undefined;
   const startBootstrapWorker = (records: number) => {
-    if (!bootstrapWorker && opts.intervals !== false && records >= EARLY_WORKER_RECORDS) bootstrapWorker = new BootstrapWorker();
+    if (bootstrapWorker || opts.intervals === false || records < EARLY_WORKER_RECORDS) return;
+    bootstrapWorker = new BootstrapWorker();
+    // Every strategy's intervals resample the run's questions with the run's seed: the worker
+    // draws those replicates while the last calls are out, and the summary's two threads then
+    // share them (stats/parallelBootstrap.ts).
+    bootstrapWorker.prepareDraws(questions.length, DEFAULT_RESAMPLES, manifest.seed);
   };
   let errors = 0;
   let finished = 0;
@@ -453,7 +458,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       Array.from({ length: Math.min(taskCount, Math.max(2, concurrency * 2)) }, async () => {
         while (nextTask < taskCount) {
           const t = nextTask++;
-          if (nextTask === taskCount) startBootstrapWorker(repeats * perRepeat);
+          if (nextTask * 2 >= taskCount) startBootstrapWorker(repeats * perRepeat);
           await runTask(taskAt(tasks ? tasks[t]! : t));
         }
       }),

@@ -14,7 +14,9 @@
  *
  * A column's replicates depend only on the draws and on that column, never on which other
  * columns are computed beside it: a job split into parts by column (parallelBootstrap.ts) gives,
- * column for column, bit-identical intervals.
+ * column for column, bit-identical intervals. Likewise a replicate depends only on its own
+ * draws: with every replicate's multiplicities drawn ahead (drawMultiplicities), two threads can
+ * each compute a range of replicates (replicatesFromDraws) and replicateBounds joins them.
  *
  * Pure and self-contained (no I/O), so that a worker thread can run it (clusterBootstrapWorker.ts).
  */
@@ -80,30 +82,90 @@ function dot(a: Float64Array, b: Float64Array): number {
 }
 
 export function clusterBootstrap(job: ClusterBootstrapJob): ClusterBootstrapResult {
-  const { k, columns, latency, resamples, alpha, seed } = job;
+  return replicateBounds(job, [replicatesOf(job, 0, job.resamples, null)]);
+}
+
+/** The values of some of a job's replicates (from, to): one array per column and per latency percentile. */
+export interface ReplicateBlock {
+  means: Float64Array[];
+  percentiles: Float64Array[];
+}
+
+/**
+ * Every replicate's multiplicities, drawn as clusterBootstrap draws them (a Xoshiro128 seeded
+ * with `seed`, k draws of int(k) per replicate), into `into`: row r (bytes r·k … r·k + k − 1)
+ * holds replicate r's c_j. Returns false, leaving `into` unusable, when a multiplicity does not
+ * fit a byte (above 255: possible only for k > 255, and then astronomically rare).
+ */
+export function drawMultiplicities(k: number, resamples: number, seed: number, into: Uint8Array): boolean {
+  if (into.length < k * resamples) throw new RangeError(`drawMultiplicities: ${into.length} bytes for ${resamples} × ${k} multiplicities`);
   const rng = new Xoshiro128(seed);
+  into.fill(0, 0, k * resamples);
+  for (let r = 0; r < resamples; r++) if (!rng.addDrawsToBytes(into, r * k, k, k)) return false;
+  return true;
+}
+
+/**
+ * Replicates from … to − 1 of a job: their multiplicities read from `draws` (drawMultiplicities
+ * for the job's k, resamples and seed), so that two threads can each compute a range of the
+ * same replicates; replicateBounds joins the blocks into the job's result, bit for bit as
+ * clusterBootstrap's.
+ */
+export function replicatesFromDraws(job: ClusterBootstrapJob, draws: Uint8Array, from: number, to: number): ReplicateBlock {
+  if (draws.length < job.k * job.resamples) throw new RangeError(`replicatesFromDraws: ${draws.length} bytes of draws for ${job.resamples} × ${job.k}`);
+  return replicatesOf(job, from, to, draws);
+}
+
+/** Replicates from … to − 1; drawn here (then `from` must be 0) or read from `draws`. */
+function replicatesOf(job: ClusterBootstrapJob, from: number, to: number, draws: Uint8Array | null): ReplicateBlock {
+  const { k, columns, latency, seed } = job;
+  if (!draws && from !== 0) throw new RangeError('replicatesOf: drawing starts at replicate 0');
+  const rng = draws ? null : new Xoshiro128(seed);
   const c = new Float64Array(k);
+  const n = to - from;
   // Columns with exactly one value per question need no denominator sum (it is k); the others
   // (repeats, or values that apply to some questions only) carry their counts.
   const complete = columns.map((m) => m.counts.every((x) => x === 1));
-  const reps = columns.map(() => new Float64Array(resamples));
-  const pReps = latency ? latency.qs.map(() => new Float64Array(resamples)) : [];
+  const reps = columns.map(() => new Float64Array(n));
+  const pReps = latency ? latency.qs.map(() => new Float64Array(n)) : [];
   const pair = new Float64Array(2);
-  for (let r = 0; r < resamples; r++) {
-    c.fill(0);
-    rng.addDraws(c, k);
+  for (let r = from; r < to; r++) {
+    if (draws) {
+      const row = r * k;
+      for (let j = 0; j < k; j++) c[j] = draws[row + j];
+    } else {
+      c.fill(0);
+      rng!.addDraws(c, k);
+    }
+    const at = r - from;
     for (let m = 0; m < columns.length; m++) {
       const { sums, counts } = columns[m];
       if (complete[m]) {
-        reps[m][r] = dot(c, sums) / k;
+        reps[m][at] = dot(c, sums) / k;
       } else {
-        const n = dot(c, counts);
+        const w = dot(c, counts);
         // A resample without any applicable record says nothing about the metric: NaN, dropped below.
-        reps[m][r] = n > 0 ? dot(c, sums) / n : NaN;
+        reps[m][at] = w > 0 ? dot(c, sums) / w : NaN;
       }
     }
-    if (latency) weightedPercentiles(latency, c, pReps, r, pair);
+    if (latency) weightedPercentiles(latency, c, pReps, at, pair);
   }
+  return { means: reps, percentiles: pReps };
+}
+
+/** The job's intervals from blocks of its replicates that together hold each replicate once. */
+export function replicateBounds(job: ClusterBootstrapJob, blocks: readonly ReplicateBlock[]): ClusterBootstrapResult {
+  const { alpha } = job;
+  const joined = (pick: (b: ReplicateBlock) => Float64Array): Float64Array => {
+    if (blocks.length === 1) return pick(blocks[0]!);
+    const out = new Float64Array(blocks.reduce((n, b) => n + pick(b).length, 0));
+    let at = 0;
+    for (const b of blocks) {
+      out.set(pick(b), at);
+      at += pick(b).length;
+    }
+    return out;
+  };
   const bounds = (rep: Float64Array): Bounds => {
     rep.sort();
     let valid = rep.length;
@@ -111,7 +173,10 @@ export function clusterBootstrap(job: ClusterBootstrapJob): ClusterBootstrapResu
     const v = rep.subarray(0, valid);
     return { lo: quantileSorted(v, alpha / 2), hi: quantileSorted(v, 1 - alpha / 2) };
   };
-  return { means: reps.map(bounds), percentiles: pReps.map(bounds) };
+  return {
+    means: job.columns.map((_, m) => bounds(joined((b) => b.means[m]!))),
+    percentiles: (job.latency?.qs ?? []).map((_, q) => bounds(joined((b) => b.percentiles[q]!))),
+  };
 }
 
 /**

@@ -1,8 +1,29 @@
-// A worker thread's side of parallelBootstrap.ts: one message of cluster bootstrap jobs in,
-// their results out (clusterBootstrap.ts, the same code the calling thread runs).
+// A worker thread's side of parallelBootstrap.ts. Messages in, in this order:
+//  - optionally `draws`: fill the shared buffer with every replicate's multiplicities
+//    (drawMultiplicities), answered with whether they fit;
+//  - then one of `jobs` (whole jobs or column parts: their results) or `replicates` (a range of
+//    replicates of every job, read from the shared draws: their values), answered, after which
+//    the thread ends.
+// The computing is clusterBootstrap.ts, the same code the calling thread runs.
 import { parentPort } from 'node:worker_threads';
-import { clusterBootstrap, type ClusterBootstrapJob } from './clusterBootstrap.ts';
+import { clusterBootstrap, drawMultiplicities, replicatesFromDraws, type ClusterBootstrapJob } from './clusterBootstrap.ts';
 
-parentPort!.once('message', (jobs: ClusterBootstrapJob[]) => {
-  parentPort!.postMessage(jobs.map(clusterBootstrap));
-});
+export type WorkerRequest =
+  | { kind: 'draws'; k: number; resamples: number; seed: number; buffer: SharedArrayBuffer }
+  | { kind: 'jobs'; jobs: ClusterBootstrapJob[] }
+  | { kind: 'replicates'; jobs: ClusterBootstrapJob[]; buffer: SharedArrayBuffer; from: number; to: number };
+
+const onMessage = (m: WorkerRequest) => {
+  if (m.kind === 'draws') {
+    parentPort!.postMessage({ kind: 'draws', ok: drawMultiplicities(m.k, m.resamples, m.seed, new Uint8Array(m.buffer)) });
+    return;
+  }
+  if (m.kind === 'jobs') parentPort!.postMessage({ kind: 'jobs', results: m.jobs.map(clusterBootstrap) });
+  else {
+    const draws = new Uint8Array(m.buffer);
+    parentPort!.postMessage({ kind: 'replicates', blocks: m.jobs.map((job) => replicatesFromDraws(job, draws, m.from, m.to)) });
+  }
+  // The work is done: with nothing left to listen to, the thread ends by itself.
+  parentPort!.off('message', onMessage);
+};
+parentPort!.on('message', onMessage);

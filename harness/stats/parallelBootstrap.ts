@@ -10,8 +10,12 @@
  * two lanes; when one job outweighs the rest (a run of one strategy), it is cut by columns into
  * two parts, each drawing the same replicates, so the lanes come out near equal. The worker's
  * lane is posted first, this thread computes its own lane meanwhile, then waits for the worker.
+ * A run does better: its worker, started while calls are still out, draws every replicate's
+ * multiplicities ahead into memory both threads share (prepareDraws: replicates × questions
+ * bytes, up to SHARED_DRAWS_MAX_BYTES), and the two threads then split the replicates, half
+ * each, neither drawing (the draws were about a third of each lane's work when both drew).
  * The result is bit for bit what one thread gives: a column's replicates depend only on the
- * draws and on that column (clusterBootstrap.ts).
+ * draws and on that column, and a replicate only on its own draws (clusterBootstrap.ts).
  *
  * Work estimated below ~100 ms runs here alone (a worker takes some 20–40 ms to start), as it
  * does on a machine with one core. A worker that cannot start or fails hands its lane back to
@@ -19,7 +23,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { clusterBootstrap, type ClusterBootstrapJob, type ClusterBootstrapResult, type ClusterColumn } from './clusterBootstrap.ts';
+import { clusterBootstrap, replicateBounds, replicatesFromDraws, type ClusterBootstrapJob, type ClusterBootstrapResult, type ClusterColumn, type ReplicateBlock } from './clusterBootstrap.ts';
+import type { WorkerRequest } from './clusterBootstrapWorker.ts';
 
 /** Estimated work (ns, measured on this project's 2-core machine) below which a worker does not pay for itself. */
 export const PARALLEL_MIN_COST = 100e6;
@@ -27,9 +32,10 @@ export const PARALLEL_MIN_COST = 100e6;
 /**
  * Records from which a run's bootstrap is likely to pass PARALLEL_MIN_COST (a run's default
  * 10,000 replicates over a strategy's columns reach ~100 ms at about this many records), so the
- * runner starts the worker thread early, once its last task is under way: a worker's start
- * (~30 ms) then overlaps the last calls' wait instead of the summary. A guess made before the
- * jobs exist; bootstrapLanes still decides from the jobs' real cost whether the worker is used.
+ * runner starts the worker thread early, once half its tasks are under way: the worker's start
+ * (~30 ms) and its drawing of the replicates (prepareDraws, ~0.1 s at 2,000 questions) then
+ * overlap the calls instead of the summary. A guess made before the jobs exist; bootstrapLanes
+ * still decides from the jobs' real cost whether the worker is used.
  */
 export const EARLY_WORKER_RECORDS = 500;
 
@@ -132,12 +138,34 @@ export function bootstrapLanes(jobs: readonly ClusterBootstrapJob[], cores = ava
 }
 
 /**
+ * Multiplicities a worker drew ahead of the bootstrap (BootstrapWorker.prepareDraws): every
+ * replicate's, for jobs of k questions, `resamples` replicates and `seed`.
+ */
+export interface SharedDraws {
+  k: number;
+  resamples: number;
+  seed: number;
+  buffer: SharedArrayBuffer;
+}
+
+/** The largest block of shared draws (resamples × k bytes) a worker draws ahead: 32 MiB, k ≈ 3,300 at 10,000 replicates. */
+export const SHARED_DRAWS_MAX_BYTES = 32 * 2 ** 20;
+
+/** Whether every job can read its replicates from `draws`. */
+const drawnFor = (jobs: readonly ClusterBootstrapJob[], draws: SharedDraws): boolean =>
+  jobs.every((j) => j.k === draws.k && j.resamples === draws.resamples && j.seed === draws.seed);
+
+/**
  * Runs `jobs` on this thread and, when they are long enough, a worker thread; results in the
  * jobs' order. `worker`, when given (started early, so that its start overlaps other work), is
- * used or closed: it is this call's to end.
+ * used or closed: it is this call's to end. When that worker has drawn the jobs' multiplicities
+ * ahead (prepareDraws, while the run's last calls were out), the two threads split the
+ * replicates instead of the columns: each computes half of every job's replicates, none draws.
  */
 export async function clusterBootstrapInParallel(jobs: readonly ClusterBootstrapJob[], worker?: BootstrapWorker): Promise<ClusterBootstrapResult[]> {
   const plan = bootstrapLanes(jobs);
+  const draws = plan && worker ? await worker.drawn() : null;
+  if (plan && worker && draws && drawnFor(jobs, draws)) return byReplicates(jobs, worker, draws);
   const [here, there] = plan ? plan.lanes : [[...jobs], []];
   let away: Promise<ClusterBootstrapResult[]> = Promise.resolve([]);
   if (there.length) away = (worker ??= new BootstrapWorker()).run(there);
@@ -152,13 +180,36 @@ export async function clusterBootstrapInParallel(jobs: readonly ClusterBootstrap
   return plan ? plan.assemble(mine, theirs) : mine;
 }
 
-/** A worker thread (clusterBootstrapWorker.ts) that runs one batch of jobs, then exits. */
+/** The first half of every job's replicates here, the second in the worker, from the shared draws. */
+async function byReplicates(jobs: readonly ClusterBootstrapJob[], worker: BootstrapWorker, draws: SharedDraws): Promise<ClusterBootstrapResult[]> {
+  const bytes = new Uint8Array(draws.buffer);
+  const half = Math.floor(draws.resamples / 2);
+  const away = worker.replicates(jobs, draws, half, draws.resamples);
+  const mine = jobs.map((job) => replicatesFromDraws(job, bytes, 0, half));
+  let theirs: ReplicateBlock[];
+  try {
+    theirs = await away;
+  } catch {
+    theirs = jobs.map((job) => replicatesFromDraws(job, bytes, half, draws.resamples));
+  }
+  return jobs.map((job, i) => replicateBounds(job, [mine[i]!, theirs[i]!]));
+}
+
+type WorkerReply = { kind: 'draws'; ok: boolean } | { kind: 'jobs'; results: ClusterBootstrapResult[] } | { kind: 'replicates'; blocks: ReplicateBlock[] };
+
+/**
+ * A worker thread (clusterBootstrapWorker.ts) that may draw the replicates' multiplicities
+ * ahead, then runs one batch of work and is ended.
+ */
 export class BootstrapWorker {
   private readonly worker: Worker | null;
   private readonly failed: Promise<never>;
   private fail!: (err: Error) => void;
+  private draws: Promise<SharedDraws | null> | null = null;
+  /** Who waits for the thread's next reply: it answers its requests in order, one at a time. */
+  private readonly waiting: Array<(reply: WorkerReply) => void> = [];
 
-  /** Starts the thread now; it waits for its jobs. */
+  /** Starts the thread now; it waits for its work. */
   constructor() {
     this.failed = new Promise<never>((_, reject) => (this.fail = reject));
     this.failed.catch(() => {}); // reported by run(), if anyone asks
@@ -173,6 +224,7 @@ export class BootstrapWorker {
       } else {
         worker = new Worker(new URL('./clusterBootstrapWorker.js', import.meta.url));
       }
+      worker.on('message', (reply: WorkerReply) => this.waiting.shift()?.(reply));
       worker.once('error', (err) => this.fail(err));
       worker.once('exit', (code) => this.fail(new Error(`bootstrap worker exited (${code}) before answering`)));
     } catch (err) {
@@ -181,22 +233,57 @@ export class BootstrapWorker {
     this.worker = worker;
   }
 
-  /** The jobs' results; the thread exits after answering. */
-  run(jobs: readonly ClusterBootstrapJob[]): Promise<ClusterBootstrapResult[]> {
+  /**
+   * Has the thread draw every replicate's multiplicities for jobs of k questions now, into
+   * memory both threads read (resamples × k bytes; nothing is drawn above
+   * SHARED_DRAWS_MAX_BYTES, or a second time).
+   */
+  prepareDraws(k: number, resamples: number, seed: number): void {
+    if (this.draws || !this.worker || k < 1 || k * resamples > SHARED_DRAWS_MAX_BYTES) return;
+    const buffer = new SharedArrayBuffer(k * resamples);
+    this.draws = this.ask<{ kind: 'draws'; ok: boolean }>({ kind: 'draws', k, resamples, seed, buffer }).then(
+      (reply) => (reply.ok ? { k, resamples, seed, buffer } : null),
+      () => null,
+    );
+  }
+
+  /** The draws prepareDraws asked for, once drawn; null when none were asked for, or they could not be. */
+  drawn(): Promise<SharedDraws | null> {
+    return this.draws ?? Promise.resolve(null);
+  }
+
+  /** The jobs' results; the thread is ended after answering. */
+  async run(jobs: readonly ClusterBootstrapJob[]): Promise<ClusterBootstrapResult[]> {
+    return (await this.last<{ kind: 'jobs'; results: ClusterBootstrapResult[] }>({ kind: 'jobs', jobs: [...jobs] })).results;
+  }
+
+  /** Replicates from … to − 1 of every job, read from `draws`; the thread is ended after answering. */
+  async replicates(jobs: readonly ClusterBootstrapJob[], draws: SharedDraws, from: number, to: number): Promise<ReplicateBlock[]> {
+    return (await this.last<{ kind: 'replicates'; blocks: ReplicateBlock[] }>({ kind: 'replicates', jobs: [...jobs], buffer: draws.buffer, from, to })).blocks;
+  }
+
+  /** Ends the thread without (more) work. */
+  close(): void {
+    void this.worker?.terminate();
+  }
+
+  /** One request's reply. */
+  private ask<R extends WorkerReply>(request: WorkerRequest): Promise<R> {
     const worker = this.worker;
     if (!worker) return this.failed;
-    const answer = new Promise<ClusterBootstrapResult[]>((resolve) =>
-      worker.once('message', (results: ClusterBootstrapResult[]) => {
-        resolve(results);
-        void worker.terminate();
-      }),
-    );
-    worker.postMessage(jobs);
+    const answer = new Promise<R>((resolve) => {
+      this.waiting.push(resolve as (reply: WorkerReply) => void);
+      worker.postMessage(request);
+    });
     return Promise.race([answer, this.failed]);
   }
 
-  /** Ends the thread without work. */
-  close(): void {
-    void this.worker?.terminate();
+  /** The last request: its reply, then the thread is ended. */
+  private async last<R extends WorkerReply>(request: WorkerRequest): Promise<R> {
+    try {
+      return await this.ask<R>(request);
+    } finally {
+      this.close();
+    }
   }
 }

@@ -55,6 +55,9 @@ export interface IntervalOptions {
 }
 
 /** Metrics that are a proportion of 0/1 outcomes per record: Wilson interval when unclustered. */
+/** Replicates of every bootstrap interval unless IntervalOptions.resamples says otherwise. */
+export const DEFAULT_RESAMPLES = 10_000;
+
 export const PROPORTION_METRICS: ReadonlySet<MeanMetricPath> = new Set<MeanMetricPath>(['accuracy', 'exactMatch', 'numericMatch', 'yesNo', 'judgeAccuracy']);
 
 /** Scores bounded by [0, 1] per record (not 0/1 outcomes): a rate's interval when every value is at one bound. */
@@ -85,7 +88,7 @@ interface IntervalPlan {
 
 function planIntervals(records: readonly RunRecord[], opts: IntervalOptions): IntervalPlan {
   const seed = opts.seed ?? 0;
-  const resamples = opts.resamples ?? 10_000;
+  const resamples = opts.resamples ?? DEFAULT_RESAMPLES;
   const alpha = 1 - (opts.level ?? 0.95);
   const out: Partial<Record<MetricPath, ConfidenceInterval>> = {};
   if (records.length === 0) return { out, job: null, finish: () => out };
@@ -187,7 +190,7 @@ export async function withIntervalsInParallel(summary: RunSummary, records: read
 /** Every strategy's interval plan, the bootstrap jobs they need, and how the results make the summary. */
 function prepareIntervals(summary: RunSummary, records: readonly RunRecord[], opts: IntervalOptions): { jobs: ClusterBootstrapJob[]; assemble(results: ClusterBootstrapResult[]): RunSummary } {
   const seed = opts.seed ?? 0;
-  const resamples = opts.resamples ?? 10_000;
+  const resamples = opts.resamples ?? DEFAULT_RESAMPLES;
   const level = opts.level ?? 0.95;
   const byStrategy = new Map<string, RunRecord[]>();
   for (const r of latestRecords(records)) {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { validateConfig, type LoadedConfig } from '../../../harness/config/runConfig.ts';
 import { runBenchmark, type BenchmarkData, type Progress } from '../../../harness/run/runner.ts';
@@ -9,6 +9,7 @@ import { RunStore } from '../../../harness/run/store.ts';
 import { sortLikeRun } from '../../../harness/run/order.ts';
 import { summarize } from '../../../harness/summary/summary.ts';
 import { withIntervals } from '../../../harness/summary/intervals.ts';
+import { BootstrapWorker } from '../../../harness/stats/parallelBootstrap.ts';
 import type { ChatMessage, ChatProvider, ChatResult, RunRecord } from '../../../harness/types.ts';
 import { OfflineReasoner } from '../../../harness/models/providers/offline.ts';
 import { loadBenchmarkData } from '../../../datasets/registry.ts';
@@ -92,6 +93,25 @@ describe('runBenchmark', () => {
     const expected = withIntervals(summarize(full), full, { seed: outcome.manifest.seed });
     expect(outcome.summary).toEqual(expected);
     expect(JSON.parse(readFileSync(join(out, 'rows', 'summary.json'), 'utf8'))).toEqual(JSON.parse(JSON.stringify(expected)));
+  });
+
+  it('a run long enough for the two-thread bootstrap shares the replicates its worker drew during the calls, and its summary is the report\'s', async () => {
+    // 700 questions (the sample's, repeated under new ids): past EARLY_WORKER_RECORDS and worth a
+    // second thread, so the worker draws the replicates while calls are out and the two threads
+    // split them.
+    const base = await sample();
+    const questions = Array.from({ length: 700 }, (_, i) => ({ ...base.questions[i % base.questions.length]!, id: `q${i}` }));
+    const shared = vi.spyOn(BootstrapWorker.prototype, 'replicates');
+    try {
+      const out = tmp();
+      const outcome = await runBenchmark({ loaded: configOf({ strategies: ['vector'] }), data: { ...base, questions }, outDir: out, runId: 'drawn' });
+      expect(shared).toHaveBeenCalledOnce();
+      const full = sortLikeRun(RunStore.open(join(out, 'drawn')).readRecords(), outcome.manifest);
+      expect(full).toHaveLength(700);
+      expect(outcome.summary).toEqual(withIntervals(summarize(full), full, { seed: outcome.manifest.seed }));
+    } finally {
+      shared.mockRestore();
+    }
   });
 
   it('says when the calls start (run progress at 0) and after each record, and nothing when none is left', async () => {

@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { BootstrapWorker, bootstrapCost, bootstrapLanes, clusterBootstrapInParallel, PARALLEL_MIN_COST } from '../../../harness/stats/parallelBootstrap.ts';
-import { clusterBootstrap, type ClusterBootstrapJob } from '../../../harness/stats/clusterBootstrap.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { BootstrapWorker, bootstrapCost, bootstrapLanes, clusterBootstrapInParallel, PARALLEL_MIN_COST, SHARED_DRAWS_MAX_BYTES } from '../../../harness/stats/parallelBootstrap.ts';
+import { clusterBootstrap, drawMultiplicities, replicateBounds, replicatesFromDraws, type ClusterBootstrapJob } from '../../../harness/stats/clusterBootstrap.ts';
 import { Xoshiro128 } from '../../../harness/stats/rng.ts';
 import { withIntervals, withIntervalsInParallel } from '../../../harness/summary/intervals.ts';
 import { summarize } from '../../../harness/summary/summary.ts';
@@ -69,6 +69,50 @@ describe('the bootstrap over two threads', () => {
     expect(bootstrapCost(small[0]!)).toBeLessThan(PARALLEL_MIN_COST);
     expect(bootstrapLanes(small, 2)).toBeNull();
     expect(await clusterBootstrapInParallel(small)).toEqual(small.map(clusterBootstrap));
+  });
+
+  it('splits the replicates at any point, read from multiplicities drawn ahead, bit for bit as one thread draws them', () => {
+    for (const j of [job(300, 4, 1, 2), job(257, 3, 8), job(1, 2, 3, 3)]) {
+      const draws = new Uint8Array(j.k * j.resamples);
+      expect(drawMultiplicities(j.k, j.resamples, j.seed, draws)).toBe(true);
+      const whole = clusterBootstrap(j);
+      for (const cut of [0, 1, 777, j.resamples - 1, j.resamples]) {
+        const parts = [replicatesFromDraws(j, draws, 0, cut), replicatesFromDraws(j, draws, cut, j.resamples)];
+        expect(replicateBounds(j, parts)).toEqual(whole);
+      }
+      // In three pieces, too; and a replicate's values do not depend on where its block starts.
+      const thirds = [0, 500, 1300, j.resamples];
+      expect(replicateBounds(j, thirds.slice(1).map((to, i) => replicatesFromDraws(j, draws, thirds[i]!, to)))).toEqual(whole);
+      expect(replicatesFromDraws(j, draws, 5, 6).means[0]![0]).toBe(replicatesFromDraws(j, draws, 0, 10).means[0]![5]);
+    }
+    // A multiplicity past a byte is refused, never wrapped: one question drawn 300 times.
+    expect(drawMultiplicities(300, 1, 0, new Uint8Array(300))).toBe(true);
+    const one = new Uint8Array(1);
+    expect(() => drawMultiplicities(2, 2, 0, one)).toThrow(RangeError);
+  });
+
+  it('splits the replicates between two threads when the worker drew them ahead, and falls back when the draws do not fit the jobs', async () => {
+    const jobs = [job(2500, 9, 4, 2), job(2500, 3, 4)];
+    const one = jobs.map(clusterBootstrap);
+    const drawing = new BootstrapWorker();
+    drawing.prepareDraws(2500, 2000, 4);
+    const drawn = await drawing.drawn();
+    expect(drawn).toMatchObject({ k: 2500, resamples: 2000, seed: 4 });
+    const split = vi.spyOn(drawing, 'replicates');
+    expect(await clusterBootstrapInParallel(jobs, drawing)).toEqual(one);
+    expect(split).toHaveBeenCalledWith(jobs, drawn, 1000, 2000);
+    // Drawn for another seed: the jobs split by columns, each lane drawing, with the same results.
+    const other = new BootstrapWorker();
+    other.prepareDraws(2500, 2000, 5);
+    const [byReplicates, byColumns] = [vi.spyOn(other, 'replicates'), vi.spyOn(other, 'run')];
+    expect(await clusterBootstrapInParallel(jobs, other)).toEqual(one);
+    expect(byReplicates).not.toHaveBeenCalled();
+    expect(byColumns).toHaveBeenCalledOnce();
+    // Too many to draw ahead: nothing is drawn.
+    const large = new BootstrapWorker();
+    large.prepareDraws(SHARED_DRAWS_MAX_BYTES / 1000 + 1, 1000, 4);
+    expect(await large.drawn()).toBeNull();
+    large.close();
   });
 
   it("makes a run's summary identical to the one-thread summary", async () => {

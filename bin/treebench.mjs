@@ -10,15 +10,24 @@ import { join } from 'node:path';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-// The staleness check (a stat per source file) is loaded only in a checkout.
-const fromSources = existsSync(join(root, 'cli', 'main.ts')) && !(await import('./source-dirs.mjs')).buildIsCurrent(root);
+// In a checkout, the staleness check (a stat per source file, by libuv's threads) runs while the
+// bundle loads; only a stale build then loads the sources instead (the bundle loaded for nothing).
+const checkout = existsSync(join(root, 'cli', 'main.ts'));
+const current = checkout ? import('./source-dirs.mjs').then((m) => m.buildIsCurrentAsync(root)) : Promise.resolve(true);
+// A checkout may have no build yet: that failure only matters if the build is taken.
+const compiled = import('../dist/main.js').then(
+  (m) => ({ m }),
+  (err) => ({ err }),
+);
 let main, markCommandProcess;
-if (fromSources) {
+if (await current) {
+  const loaded = await compiled;
+  if (loaded.err) throw loaded.err;
+  ({ main, markCommandProcess } = loaded.m);
+} else {
   const { register } = await import('tsx/esm/api');
   register();
   ({ main, markCommandProcess } = await import('../cli/main.ts'));
-} else {
-  ({ main, markCommandProcess } = await import('../dist/main.js'));
 }
 // This process is the command: runs that call a model over the network may tune its garbage
 // collector (cli/heapGrowth.ts), which `main()` called in-process by a program or test never does.

@@ -20,6 +20,11 @@ import { closedStreamNote, guardStreams, streamClosed } from './streams.ts';
 
 export { markCommandProcess } from './heapGrowth.ts';
 
+/** The part of yargs' internals buildCli touches (yargs 17). */
+interface YargsInternals {
+  getInternalMethods(): { getUsageInstance(): { cacheHelpMessage(): void } };
+}
+
 export async function buildCli(argv: string[], setExit: (code: number) => void): Promise<Argv> {
   const run: Runner = (fn) => async () => setExit(await fn());
   // The commands the arguments name; the others need only their name and description.
@@ -27,6 +32,11 @@ export async function buildCli(argv: string[], setExit: (code: number) => void):
   let cli = yargs(argv)
     .scriptName('treebench')
     .usage('$0 <command> [options]\n\nBenchmark retrieval strategies (vector RAG vs reasoning over a document outline) on QA datasets.');
+  // Right after starting a command's handler, yargs renders that command's whole help and keeps
+  // it, in case the handler asks for it later (~15 ms of every run's start). No handler here
+  // does: a failure is thrown and printed by runCommand, never as yargs' help, and `--help` is
+  // answered before any handler starts. So the rendering is skipped.
+  (cli as unknown as YargsInternals).getInternalMethods().getUsageInstance().cacheHelpMessage = () => {};
   for (const entry of COMMANDS) {
     const body = named.has(commandName(entry)) ? (await entry.load())(run) : { builder: {}, handler: () => {} };
     cli = cli.command({ command: entry.command, describe: entry.describe, ...body });

@@ -93,17 +93,23 @@ export interface ReplicateBlock {
 
 /**
  * Every replicate's multiplicities, drawn as clusterBootstrap draws them (a Xoshiro128 seeded
- * with `seed`, k draws of int(k) per replicate), into `into`: row r (bytes r·k … r·k + k − 1)
- * holds replicate r's c_j. Returns false, leaving `into` unusable, when a multiplicity does not
- * fit a byte (above 255: possible only for k > 255, and then astronomically rare).
+ * with `seed`, k draws of int(k) per replicate), into `into` (drawsBytes(k, resamples) bytes):
+ * replicates 2i and 2i + 1 share row i (bytes i·k … i·k + k − 1), c_j of the even one in the
+ * low four bits of byte j, of the odd one in the high four. Returns false, leaving `into`
+ * unusable, when a multiplicity does not fit four bits (above 15: at 2,000 questions a chance
+ * of about 1 in 3 million per run).
  */
 export function drawMultiplicities(k: number, resamples: number, seed: number, into: Uint8Array): boolean {
-  if (into.length < k * resamples) throw new RangeError(`drawMultiplicities: ${into.length} bytes for ${resamples} × ${k} multiplicities`);
+  const bytes = drawsBytes(k, resamples);
+  if (into.length < bytes) throw new RangeError(`drawMultiplicities: ${into.length} bytes for ${resamples} × ${k} multiplicities (${bytes} needed)`);
   const rng = new Xoshiro128(seed);
-  into.fill(0, 0, k * resamples);
-  for (let r = 0; r < resamples; r++) if (!rng.addDrawsToBytes(into, r * k, k, k)) return false;
+  into.fill(0, 0, bytes);
+  for (let r = 0; r < resamples; r++) if (!rng.addDrawsToNibbles(into, (r >> 1) * k, k, (r & 1) as 0 | 1, k)) return false;
   return true;
 }
+
+/** Bytes that hold the multiplicities of `resamples` replicates of k questions: four bits each. */
+export const drawsBytes = (k: number, resamples: number): number => Math.ceil(resamples / 2) * k;
 
 /**
  * Replicates from … to − 1 of a job: their multiplicities read from `draws` (drawMultiplicities
@@ -112,7 +118,7 @@ export function drawMultiplicities(k: number, resamples: number, seed: number, i
  * clusterBootstrap's.
  */
 export function replicatesFromDraws(job: ClusterBootstrapJob, draws: Uint8Array, from: number, to: number): ReplicateBlock {
-  if (draws.length < job.k * job.resamples) throw new RangeError(`replicatesFromDraws: ${draws.length} bytes of draws for ${job.resamples} × ${job.k}`);
+  if (draws.length < drawsBytes(job.k, job.resamples)) throw new RangeError(`replicatesFromDraws: ${draws.length} bytes of draws for ${job.resamples} × ${job.k}`);
   return replicatesOf(job, from, to, draws);
 }
 
@@ -131,8 +137,9 @@ function replicatesOf(job: ClusterBootstrapJob, from: number, to: number, draws:
   const pair = new Float64Array(2);
   for (let r = from; r < to; r++) {
     if (draws) {
-      const row = r * k;
-      for (let j = 0; j < k; j++) c[j] = draws[row + j];
+      const row = (r >> 1) * k;
+      const shift = (r & 1) * 4;
+      for (let j = 0; j < k; j++) c[j] = (draws[row + j] >> shift) & 15;
     } else {
       c.fill(0);
       rng!.addDraws(c, k);

@@ -11,8 +11,8 @@
  * two parts, each drawing the same replicates, so the lanes come out near equal. The worker's
  * lane is posted first, this thread computes its own lane meanwhile, then waits for the worker.
  * A run does better: its worker, started while calls are still out, draws every replicate's
- * multiplicities ahead into memory both threads share (prepareDraws: replicates × questions
- * bytes, up to SHARED_DRAWS_MAX_BYTES), and the two threads then split the replicates, half
+ * multiplicities ahead into memory both threads share (prepareDraws: four bits per replicate
+ * and question, up to SHARED_DRAWS_MAX_BYTES), and the two threads then split the replicates, half
  * each, neither drawing (the draws were about a third of each lane's work when both drew).
  * The result is bit for bit what one thread gives: a column's replicates depend only on the
  * draws and on that column, and a replicate only on its own draws (clusterBootstrap.ts).
@@ -23,7 +23,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { clusterBootstrap, replicateBounds, replicatesFromDraws, type ClusterBootstrapJob, type ClusterBootstrapResult, type ClusterColumn, type ReplicateBlock } from './clusterBootstrap.ts';
+import { clusterBootstrap, drawsBytes, replicateBounds, replicatesFromDraws, type ClusterBootstrapJob, type ClusterBootstrapResult, type ClusterColumn, type ReplicateBlock } from './clusterBootstrap.ts';
 import type { WorkerRequest } from './clusterBootstrapWorker.ts';
 
 /** Estimated work (ns, measured on this project's 2-core machine) below which a worker does not pay for itself. */
@@ -148,8 +148,8 @@ export interface SharedDraws {
   buffer: SharedArrayBuffer;
 }
 
-/** The largest block of shared draws (resamples × k bytes) a worker draws ahead: 32 MiB, k ≈ 3,300 at 10,000 replicates. */
-export const SHARED_DRAWS_MAX_BYTES = 32 * 2 ** 20;
+/** The largest block of shared draws (resamples × k / 2 bytes) a worker draws ahead: 16 MiB, k ≈ 3,300 at 10,000 replicates. */
+export const SHARED_DRAWS_MAX_BYTES = 16 * 2 ** 20;
 
 /** Whether every job can read its replicates from `draws`. */
 const drawnFor = (jobs: readonly ClusterBootstrapJob[], draws: SharedDraws): boolean =>
@@ -235,12 +235,12 @@ export class BootstrapWorker {
 
   /**
    * Has the thread draw every replicate's multiplicities for jobs of k questions now, into
-   * memory both threads read (resamples × k bytes; nothing is drawn above
+   * memory both threads read (resamples × k / 2 bytes; nothing is drawn above
    * SHARED_DRAWS_MAX_BYTES, or a second time).
    */
   prepareDraws(k: number, resamples: number, seed: number): void {
-    if (this.draws || !this.worker || k < 1 || k * resamples > SHARED_DRAWS_MAX_BYTES) return;
-    const buffer = new SharedArrayBuffer(k * resamples);
+    if (this.draws || !this.worker || k < 1 || drawsBytes(k, resamples) > SHARED_DRAWS_MAX_BYTES) return;
+    const buffer = new SharedArrayBuffer(drawsBytes(k, resamples));
     this.draws = this.ask<{ kind: 'draws'; ok: boolean }>({ kind: 'draws', k, resamples, seed, buffer }).then(
       (reply) => (reply.ok ? { k, resamples, seed, buffer } : null),
       () => null,

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { BootstrapWorker, bootstrapCost, bootstrapLanes, clusterBootstrapInParallel, PARALLEL_MIN_COST, SHARED_DRAWS_MAX_BYTES } from '../../../harness/stats/parallelBootstrap.ts';
-import { clusterBootstrap, drawMultiplicities, replicateBounds, replicatesFromDraws, type ClusterBootstrapJob } from '../../../harness/stats/clusterBootstrap.ts';
+import { clusterBootstrap, drawMultiplicities, drawsBytes, replicateBounds, replicatesFromDraws, type ClusterBootstrapJob } from '../../../harness/stats/clusterBootstrap.ts';
 import { Xoshiro128 } from '../../../harness/stats/rng.ts';
 import { withIntervals, withIntervalsInParallel } from '../../../harness/summary/intervals.ts';
 import { summarize } from '../../../harness/summary/summary.ts';
@@ -72,8 +72,8 @@ describe('the bootstrap over two threads', () => {
   });
 
   it('splits the replicates at any point, read from multiplicities drawn ahead, bit for bit as one thread draws them', () => {
-    for (const j of [job(300, 4, 1, 2), job(257, 3, 8), job(1, 2, 3, 3)]) {
-      const draws = new Uint8Array(j.k * j.resamples);
+    for (const j of [job(300, 4, 1, 2), job(257, 3, 8), job(1, 2, 3, 3), { ...job(40, 2, 5), resamples: 1999 }]) {
+      const draws = new Uint8Array(drawsBytes(j.k, j.resamples));
       expect(drawMultiplicities(j.k, j.resamples, j.seed, draws)).toBe(true);
       const whole = clusterBootstrap(j);
       for (const cut of [0, 1, 777, j.resamples - 1, j.resamples]) {
@@ -85,10 +85,9 @@ describe('the bootstrap over two threads', () => {
       expect(replicateBounds(j, thirds.slice(1).map((to, i) => replicatesFromDraws(j, draws, thirds[i]!, to)))).toEqual(whole);
       expect(replicatesFromDraws(j, draws, 5, 6).means[0]![0]).toBe(replicatesFromDraws(j, draws, 0, 10).means[0]![5]);
     }
-    // A multiplicity past a byte is refused, never wrapped: one question drawn 300 times.
-    expect(drawMultiplicities(300, 1, 0, new Uint8Array(300))).toBe(true);
-    const one = new Uint8Array(1);
-    expect(() => drawMultiplicities(2, 2, 0, one)).toThrow(RangeError);
+    // Too few bytes for the replicates (two share a row: 3 replicates of 2 questions need 4).
+    expect(drawMultiplicities(2, 3, 0, new Uint8Array(4))).toBe(true);
+    expect(() => drawMultiplicities(2, 3, 0, new Uint8Array(3))).toThrow(RangeError);
   });
 
   it('splits the replicates between two threads when the worker drew them ahead, and falls back when the draws do not fit the jobs', async () => {

@@ -116,28 +116,37 @@ describe('addDraws', () => {
   });
 });
 
-describe('addDrawsToBytes', () => {
-  it('counts, at an offset, exactly the draws addDraws counts, and leaves the generator where it would', () => {
-    for (const [n, draws] of [[1, 200], [7, 1000], [1000, 3000], [1_500_000, 200_000]] as const) {
-      const a = new Xoshiro128(7);
-      const b = new Xoshiro128(7);
-      const want = new Float64Array(n);
-      a.addDraws(want, draws);
-      const bytes = new Uint8Array(n + 5);
-      // Counts of other rows around it are left alone.
-      bytes[2] = 9;
-      expect(b.addDrawsToBytes(bytes, 3, n, draws)).toBe(true);
-      expect(bytes[2]).toBe(9);
-      let differ = 0;
-      for (let j = 0; j < n; j++) if (bytes[3 + j] !== want[j]) differ++;
-      expect(differ).toBe(0);
-      expect(b.nextUint32()).toBe(a.nextUint32());
+describe('addDrawsToNibbles', () => {
+  it('counts, in either half of each byte at an offset, exactly the draws addDraws counts, and leaves the generator where it would', () => {
+    for (const [n, draws] of [[1, 15], [7, 40], [1000, 3000], [1_500_000, 200_000]] as const) {
+      for (const nibble of [0, 1] as const) {
+        const a = new Xoshiro128(7);
+        const b = new Xoshiro128(7);
+        const want = new Float64Array(n);
+        a.addDraws(want, draws);
+        const bytes = new Uint8Array(n + 5);
+        // The other half of every byte, and the bytes around the row, are left alone.
+        const other = nibble ? 0x03 : 0x30;
+        bytes.fill(other);
+        expect(b.addDrawsToNibbles(bytes, 3, n, nibble, draws)).toBe(true);
+        expect([bytes[2], bytes[n + 3]]).toEqual([other, other]);
+        let differ = 0;
+        for (let j = 0; j < n; j++) {
+          const x = bytes[3 + j]!;
+          if (((x >> (nibble * 4)) & 15) !== want[j] || (x & (nibble ? 0x0f : 0xf0)) !== other) differ++;
+        }
+        expect(differ).toBe(0);
+        expect(b.nextUint32()).toBe(a.nextUint32());
+      }
     }
   });
 
-  it('says when a count passes 255, and refuses a row that does not fit', () => {
-    expect(new Xoshiro128(1).addDrawsToBytes(new Uint8Array(1), 0, 1, 255)).toBe(true);
-    expect(new Xoshiro128(1).addDrawsToBytes(new Uint8Array(1), 0, 1, 256)).toBe(false);
-    expect(() => new Xoshiro128(1).addDrawsToBytes(new Uint8Array(4), 2, 3, 1)).toThrow(RangeError);
+  it('says when a count passes 15, in either half, and refuses a row that does not fit', () => {
+    for (const nibble of [0, 1] as const) {
+      expect(new Xoshiro128(1).addDrawsToNibbles(new Uint8Array(1), 0, 1, nibble, 15)).toBe(true);
+      expect(new Xoshiro128(1).addDrawsToNibbles(new Uint8Array(1), 0, 1, nibble, 16)).toBe(false);
+      expect(new Xoshiro128(1).addDrawsToNibbles(new Uint8Array(1), 0, 1, nibble, 40)).toBe(false);
+    }
+    expect(() => new Xoshiro128(1).addDrawsToNibbles(new Uint8Array(4), 2, 3, 0, 1)).toThrow(RangeError);
   });
 });

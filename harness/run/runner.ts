@@ -407,7 +407,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     if (bootstrapWorker || opts.intervals === false || records < EARLY_WORKER_RECORDS) return;
     bootstrapWorker = new BootstrapWorker();
     // Every strategy's intervals resample the run's questions with the run's seed: the worker
-    // draws those replicates while the last calls are out, and the summary's two threads then
+    // draws those replicates while calls are still out, and the summary's two threads then
     // share them (stats/parallelBootstrap.ts).
     bootstrapWorker.prepareDraws(questions.length, DEFAULT_RESAMPLES, manifest.seed);
   };

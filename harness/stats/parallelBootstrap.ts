@@ -159,7 +159,7 @@ const drawnFor = (jobs: readonly ClusterBootstrapJob[], draws: SharedDraws): boo
  * Runs `jobs` on this thread and, when they are long enough, a worker thread; results in the
  * jobs' order. `worker`, when given (started early, so that its start overlaps other work), is
  * used or closed: it is this call's to end. When that worker has drawn the jobs' multiplicities
- * ahead (prepareDraws, while the run's last calls were out), the two threads split the
+ * ahead (prepareDraws, while the run's calls were out), the two threads split the
  * replicates instead of the columns: each computes half of every job's replicates, none draws.
  */
 export async function clusterBootstrapInParallel(jobs: readonly ClusterBootstrapJob[], worker?: BootstrapWorker): Promise<ClusterBootstrapResult[]> {

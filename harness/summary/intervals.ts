@@ -54,10 +54,10 @@ export interface IntervalOptions {
   level?: number;
 }
 
-/** Metrics that are a proportion of 0/1 outcomes per record: Wilson interval when unclustered. */
 /** Replicates of every bootstrap interval unless IntervalOptions.resamples says otherwise. */
 export const DEFAULT_RESAMPLES = 10_000;
 
+/** Metrics that are a proportion of 0/1 outcomes per record: Wilson interval when unclustered. */
 export const PROPORTION_METRICS: ReadonlySet<MeanMetricPath> = new Set<MeanMetricPath>(['accuracy', 'exactMatch', 'numericMatch', 'yesNo', 'judgeAccuracy']);
 
 /** Scores bounded by [0, 1] per record (not 0/1 outcomes): a rate's interval when every value is at one bound. */

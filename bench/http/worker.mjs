@@ -67,8 +67,8 @@ async function sdkFloor() {
 
 async function harness(strategy) {
   // As `treebench run` does for a config whose model is called over the network (cli/heapGrowth.ts):
-  // heap flags before the data loads, the young generation widened when the calls start.
-  // (An older checkout measured with --before may not widen it: then progress passes straight through.)
+  // heap flags before the data loads. (An older checkout measured with --before may also widen
+  // the young generation when the calls start: then it does so here too.)
   const heap = await import('../../cli/heapGrowth.js');
   heap.limitHeapGrowth();
   const widenWhenCallsStart = heap.widenWhenCallsStart ?? ((next) => next);

@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { loadConfig } from '../../harness/config/runConfig.ts';
-import { limitHeapForModelCalls, widenWhenCallsStart } from '../heapGrowth.ts';
+import { limitHeapForModelCalls } from '../heapGrowth.ts';
 import { runBenchmark, selectQuestions, type Progress } from '../../harness/run/runner.ts';
 import { RunStore, latestRecords } from '../../harness/run/store.ts';
 import { recordsInRunOrder } from '../../harness/run/recordsInOrder.ts';
@@ -93,7 +93,7 @@ async function cmdRun(args: RunArgs): Promise<number> {
     ...(args.retryErrors ? { retryErrors: true } : {}),
     ...(shard ? { shard } : {}),
     ...(args.replay ? { cache: 'replay' as const } : args.cache !== undefined ? { cache: args.cache } : {}),
-    onProgress: widenWhenCallsStart(progressPrinter(quiet)),
+    onProgress: progressPrinter(quiet),
     onSummaryProgress: summaryProgress(quiet),
     signal: interrupt.signal,
     onNote: (m) => process.stderr.write(forTerminal(`note: ${m}\n`)),

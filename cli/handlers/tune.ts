@@ -4,7 +4,7 @@ import { writeReportFiles } from './printReport.ts';
 import { validateRunFlags } from '../../harness/config/runFlags.ts';
 import type { Argv } from 'yargs';
 import { loadConfig } from '../../harness/config/runConfig.ts';
-import { limitHeapForModelCalls, widenWhenCallsStart } from '../heapGrowth.ts';
+import { limitHeapForModelCalls } from '../heapGrowth.ts';
 import { UsageError } from '../../harness/errors.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
 import { reportMeta } from '../../reports/meta.ts';
@@ -75,9 +75,9 @@ export async function cmdTune(args: TuneArgs): Promise<number> {
     ...(flags.limit !== undefined ? { limit: flags.limit } : {}),
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(args.cache !== undefined ? { cache: args.cache } : {}),
-    onProgress: widenWhenCallsStart((p) => {
+    onProgress: (p) => {
       if (!args.quiet && p.phase === 'run' && p.done === p.total) process.stderr.write(`rung ${p.rung}: ${p.done} records, ${p.errors} errors\n`);
-    }),
+    },
   });
   if (outcome.stage) {
     const { rung, shard: sh, records } = outcome.stage;

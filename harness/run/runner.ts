@@ -418,7 +418,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   const environmentErrors = new Map<string, number>();
   const breaker = new CircuitBreaker(config.run.maxConsecutiveFailures);
   const runStart = performance.now();
-  // The calls start: said once before the first record (cli/heapGrowth.ts sizes the heap for them).
+  // The calls start: said once before the first record.
   if (taskCount > 0) opts.onProgress?.({ phase: 'run', done: 0, total: taskCount, errors: 0, elapsedMs: 0 });
   // Enough questions in flight to keep every call slot busy while others do local work: that
   // many workers take the next task as they finish one (no promise per task is made up front).

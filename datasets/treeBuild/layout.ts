@@ -38,7 +38,9 @@
 //    MIN_RUN_INS of them or more they are its structure, and each head (without its closing
 //    punctuation; no dateline, no unbalanced parenthesis) is a heading at its paragraph's line.
 // 4. A heading continued on the next line in the same style (close below it, not numbered or
-//    parenthesised itself) is one heading. An unnumbered title printed as a heading on three
+//    parenthesised itself) is one heading, also when that line is no candidate because it
+//    starts in lower case (a title wrapped mid-phrase or mid-word, "Match-" / "ing and …": the
+//    word is mended), unless it holds figures, an amount or an address or ends with a comma. An unnumbered title printed as a heading on three
 //    pages or more is a recurring label (a company name above each statement) after its first
 //    occurrence, not a section each time.
 //    Headings printed with the same title are told apart by the parenthesised subtitle below each
@@ -336,6 +338,23 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     kept.sort((a, b) => a.page - b.page || a.k - b.k);
   }
   // 4. continuation lines
+  const keptSet = new Set(kept);
+  /** `l` is the heading's next line in its style, close below it, and no heading of its own. */
+  const continues = (h: Head, l: Line) =>
+    h.last.page === l.page && sameStyle(h.last, l) && !numbering(l.text) && !/^\(/.test(l.text) &&
+    h.last.y - l.y > 0 && h.last.y - l.y <= 1.6 * Math.max(l.size, 1) && h.title.length + l.text.length <= MAX_CHARS;
+  const lowerContinuation = (h: Head, l: Line) => {
+    const text = l.text.trim();
+    const figures = text.split(/\s+/).filter((w) => FIGURE.test(w)).length;
+    return /^\p{Ll}/u.test(text) && figures < 2 && !/[$€£]|@|:\/\/|[,;]$/.test(text) && `${h.title} ${text}`.split(/\s+/).length <= MAX_WORDS;
+  };
+  /** Joins `l` to the heading's title: a word broken at a hyphen before a lower-case letter is mended ("Match-" "ing"), a compound before a capital keeps its hyphen ("Non-" "English"). */
+  const joinLine = (h: Head, l: Line) => {
+    const text = l.text.trim();
+    if (/\p{L}-$/u.test(h.title) && /^\p{L}/u.test(text)) h.title = /^\p{Ll}/u.test(text) ? `${h.title.slice(0, -1)}${text}` : `${h.title}${text}`;
+    else h.title = `${h.title} ${text}`;
+    h.last = l;
+  };
   let heads: Head[] = [];
   for (const l of kept) {
     const prev = heads[heads.length - 1];
@@ -344,15 +363,19 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
       heads.push({ first: l, last: l, title: runIn, num: numbering(runIn), line: l.line, runIn: true });
       continue;
     }
-    if (
-      prev && !prev.runIn && prev.last.page === l.page && l.k === prev.last.k + 1 && sameStyle(prev.last, l) && !numbering(l.text) && !/^\(/.test(l.text) &&
-      prev.last.y - l.y > 0 && prev.last.y - l.y <= 1.6 * Math.max(l.size, 1) && prev.title.length + l.text.length <= MAX_CHARS
-    ) {
-      prev.title = `${prev.title} ${l.text.trim()}`;
-      prev.last = l;
+    if (prev && !prev.runIn && l.k === prev.last.k + 1 && continues(prev, l)) {
+      joinLine(prev, l);
       continue;
     }
-    heads.push({ first: l, last: l, title: l.text.trim(), num: numbering(l.text), line: l.line });
+    const head: Head = { first: l, last: l, title: l.text.trim(), num: numbering(l.text), line: l.line };
+    heads.push(head);
+    // A second line in lower case is no candidate of its own ("ing and Its Variants" after
+    // "1.2 Coercive Signature Match-"): taken from the page when it continues the heading as a
+    // title would — not two figures or an amount, no address, no trailing comma (table rows
+    // and contact blocks set in a heading's style), and the whole within a heading's words.
+    for (let next = lines[l.page - 1][head.last.k + 1]; next && !keptSet.has(next) && lowerContinuation(head, next) && continues(head, next); next = lines[l.page - 1][head.last.k + 1]) {
+      joinLine(head, next);
+    }
   }
   // 4b. A title printed as a heading on MAX_REPEAT_PAGES pages or more is a recurring label (the
   // company's name above every statement, "Continued") after its first occurrence: sections are

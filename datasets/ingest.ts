@@ -40,8 +40,8 @@ import { addExtractiveSummaries, DEFAULT_SUMMARY_TOKENS, SUMMARIZER_VERSION, typ
 
 export type { TreeChoice };
 
-/** Bumped when what the PDF worker extracts changes shape or content (x5: drawn regions and line style runs). */
-export const EXTRACTION_VERSION = 'x5';
+/** Bumped when what the PDF reader extracts changes shape or content (x5: drawn regions and line style runs; x6: kerns inside words are no spaces). */
+export const EXTRACTION_VERSION = 'x6';
 
 export const DEFAULT_INGEST_DIR = '.treebench/ingest';
 

@@ -373,7 +373,33 @@ interface RawRun {
   start: number;
 }
 
-function assembleLines({ strs, nums }: PackedItems): RawLine[] {
+/**
+ * A space pdf.js put inside a word (a letter before it, a lower-case letter after) is a kern,
+ * not a word break, when it is narrower than KERN_SPACE of its font's usual space on the page
+ * and than KERN_EM of its height: old TeX fonts (Type 3 bitmaps especially) advance "Mo" and
+ * "dules" by a sliver pdf.js reads as a space. The gap rule of assembleLines then decides, as
+ * for any two items. (A narrow space after a full stop or before a dash or a figure stays.)
+ */
+const KERN_SPACE = 0.2;
+const KERN_EM = 0.1;
+
+/** Per font index, the median width of the page's space items, as a fraction of their height. */
+function spaceWidths({ strs, nums }: PackedItems): Map<number, number> {
+  const byFont = new Map<number, number[]>();
+  for (let k = 0, o = 0; k < strs.length; k++, o += 7) {
+    if (strs[k] !== ' ' || !(nums[o + 3] > 0)) continue;
+    const list = byFont.get(nums[o + 5]) ?? [];
+    list.push(nums[o + 3] / (nums[o + 4] || 1));
+    byFont.set(nums[o + 5], list);
+  }
+  const medians = new Map<number, number>();
+  for (const [font, list] of byFont) medians.set(font, list.sort((a, b) => a - b)[list.length >> 1]);
+  return medians;
+}
+
+function assembleLines(packed: PackedItems): RawLine[] {
+  const { strs, nums } = packed;
+  const usualSpace = spaceWidths(packed);
   const lines: RawLine[] = [];
   let line = '';
   let lineY: number | null = null;
@@ -403,7 +429,8 @@ function assembleLines({ strs, nums }: PackedItems): RawLine[] {
     const width = nums[o + 3];
     const height = nums[o + 4];
     const h = height || 1;
-    if (str !== '') {
+    const kern = str === ' ' && width / h < KERN_EM && width / h < KERN_SPACE * (usualSpace.get(nums[o + 5]) ?? 0) && /\p{L}$/u.test(line) && /^\p{Ll}/u.test(strs[k + 1] ?? '');
+    if (str !== '' && !kern) {
       if (lineY !== null && line !== '' && !sameLine(lineY, lineH, y, h)) flush();
       else if (lastEnd !== null && line !== '' && ix - lastEnd > 0.15 * h && !/\s/.test(line[line.length - 1]) && !/^\s/.test(str)) line += ' ';
       if (lineY === null) {

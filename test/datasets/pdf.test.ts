@@ -127,6 +127,26 @@ describe('pageText', () => {
     expect(text).toBe('Revenue 2024(1)\nNet income $5,363');
   });
 
+  it('reads a sliver of a space inside a word as a kern, not a word break (old TeX fonts)', () => {
+    // pdf.js puts a 0.6-pt space between "Mo" and "dules" (at 12 pt, where the font's word spaces are 4.3 pt)
+    const words = (...parts: Array<[string, number]>): TextItem[] => {
+      const out: TextItem[] = [];
+      let x = 50;
+      for (const [str, width] of parts) {
+        out.push(item(str, x, 700, width));
+        x += width;
+      }
+      return out;
+    };
+    const line = words(['the', 15], [' ', 4.3], ['Mo', 14], [' ', 0.6], ['dules', 28], [' ', 4.3], ['part', 20], [' ', 4.3], ['is', 8], [' ', 4.3], ['b', 6], [' ', 0.6], ['est', 15]);
+    expect(pageText(line)).toBe('the Modules part is best');
+    // Counter-examples, at the same widths: a narrow space after a full stop, before a capital
+    // or a dash, or around a figure is a word break; and in a font whose every space is that
+    // narrow (a tightly set headline), none is a kern.
+    expect(pageText(words(['estimated.', 50], [' ', 4.3], ['so', 10], [' ', 0.6], ['The', 18], [' ', 0.6], ['–', 6], [' ', 4.3], ['$', 6], [' ', 0.6], ['12', 12]))).toBe('estimated. so The – $ 12');
+    expect(pageText(words(['Strong', 30], [' ', 0.6], ['second', 32], [' ', 0.6], ['quarter', 36]))).toBe('Strong second quarter');
+  });
+
   it('collapses blank runs and keeps at most one empty line', () => {
     expect(pageText([item('a   b', 0, 100, 30, true), item('', 0, 80, 0, true), item('', 0, 60, 0, true), item('c', 0, 40, 6, true)])).toBe('a b\n\nc');
   });

@@ -5,7 +5,8 @@
 //    more, few figures; rounded to 0.5 pt) and whether most of those characters are bold.
 // 2. A line is a heading candidate when it is short (at most 16 words, 150 characters), starts
 //    with a capital, a digit or a quote, has letters, is not mostly figures or amounts, does not
-//    end like a clause (",", ";", ":" unless in capitals) or a sentence, is not a running header or footer (a text,
+//    end like a clause (",", ";", ":" unless in capitals, or in Title Case over prose and not
+//    centred nor among a form's labels: "Guidance and Outlook:") or a sentence, is not a running header or footer (a text,
 //    digits folded, on the first or last three lines of a fifth of the pages), not a page number,
 //    not on a printed table-of-contents page nor among the entries of a TOC-like page elsewhere
 //    (an exhibit's own contents: toc.ts's tocLikeSpans), not a figure's or table's caption
@@ -84,6 +85,17 @@ const UNITS = /^(?:(?:amounts |dollars |figures )?in (?:millions|thousands|billi
 const CONTINUED = /(?:^|[\s—–(\[-])continued\s*[)\]]?\s*[.:]?$/i;
 
 const isItalic = (l: Line) => /ital|oblique/i.test(l.font);
+/** A form's field: a short label, a colon, its value ("Vesting Schedule: The DSUs shall …"). */
+const FIELD = /^\p{Lu}[^:.]{0,40}:\s/u;
+
+/**
+ * Two words or more, each of four letters or more capitalised ("Financial Results for the
+ * Quarter:", "Message From Our CEO:"): a title's case, not a sentence's ("The results were:").
+ */
+function titleCase(t: string): boolean {
+  const words = t.replace(/:$/, '').split(/\s+/).filter((w) => /^\p{L}/u.test(w));
+  return words.length >= 2 && words.every((w, i) => (i > 0 && w.length < 4) || /^\p{Lu}/u.test(w));
+}
 
 interface Head {
   first: Line;
@@ -239,7 +251,8 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     const rest = num ? num.rest : t;
     if (digitShare(rest) > 0.25 || /[$€£]/.test(rest)) return false;
     if (rest.split(/\s+/).filter((w) => /\d/.test(w) && /^[\d$(),.%–-]+$/.test(w) && !/^(19|20)\d\d$/.test(w)).length >= 2) return false; // a row of figures
-    if (/[,;]$/.test(t) || (/:$/.test(t) && !isCaps(t))) return false; // "DISCLOSURE NOTICE:" is a heading, "Revenues:" a label
+    // "DISCLOSURE NOTICE:" and "Guidance and Outlook:" are headings, "Revenues:" and "The items were:" labels
+    if (/[,;]$/.test(t) || (/:$/.test(t) && !isCaps(t) && !titleCase(t))) return false;
     if (/\.$/.test(t) && !(num && num.rest === '') && rest.split(/\s+/).length > 3) return false;
     return !isPageNumberLine(t);
   };
@@ -267,6 +280,11 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     return bigger(l) || bold || caps || (num !== null && (bold || caps || isItalic(l) || l.size > body));
   };
   const candidate = (l: Line) => !isRunning(l) && shapeOk(l) && standsOut(l);
+  /** The line's estimated middle is its page's. */
+  const centred = (l: Line) => {
+    const width = content.layout?.[l.page - 1]?.width ?? 0;
+    return width > 0 && Math.abs(l.x + l.text.length * l.size * 0.25 - width / 2) < 0.05 * width;
+  };
   const sameStyle = (a: Line, b: Line) => sizeBucket(a.size) === sizeBucket(b.size) && a.bold === b.bold && a.font === b.font;
   const sameSize = (a: Line, b: Line) => sizeBucket(a.size) === sizeBucket(b.size) && a.bold === b.bold;
   const styleKey = (l: Line) => `${sizeBucket(l.size)}|${l.bold ? 'b' : ''}`;
@@ -318,9 +336,16 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
         const cell = (o: Line) => o.text.split(/\s+/).length <= 4 || digitShare(o.text) > 0.4;
         if (page.some((o) => o !== l && Math.abs(o.y - l.y) < 0.5 * l.size && cell(o))) return;
         const width = content.layout?.[l.page - 1]?.width ?? 0;
-        // (a centred heading is no column header: its estimated middle is the page's)
-        const centred = Math.abs(l.x + l.text.length * l.size * 0.25 - width / 2) < 0.05 * width;
-        if (width && l.x > 0.4 * width && !isCaps(l.text) && !centred) return;
+        // (a centred heading is no column header)
+        if (width && l.x > 0.4 * width && !isCaps(l.text) && !centred(l)) return;
+      }
+      // a title ending with a colon heads the prose after it, flush with that prose ("Guidance
+      // and Outlook:" over bullets of sentences); centred, it captions a block ("Media
+      // Contacts:" over names and numbers); over a value, or next to another label in its style,
+      // it is a form's field ("Grant Date:" above "Number of DSUs:" and "Vesting Schedule: …")
+      if (/:$/.test(l.text.trim()) && !isCaps(l.text)) {
+        const label = (o: Line | undefined) => o !== undefined && /:$/.test(o.text.trim()) && sameStyle(o, l);
+        if (centred(l) || label(page[i - 1]) || label(page[i + 1]) || !page.slice(i + 1, i + 3).some((o) => prose(o) && !FIELD.test(o.text))) return;
       }
       styleCand.set(styleKey(l), (styleCand.get(styleKey(l)) ?? 0) + 1);
       cands.push(l);

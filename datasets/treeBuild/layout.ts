@@ -85,6 +85,8 @@ const UNITS = /^(?:(?:amounts |dollars |figures )?in (?:millions|thousands|billi
 const CONTINUED = /(?:^|[\s—–(\[-])continued\s*[)\]]?\s*[.:]?$/i;
 
 const isItalic = (l: Line) => /ital|oblique/i.test(l.font);
+/** A month's name, before a day of a date. */
+const MONTH = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/i;
 /** A form's field: a short label, a colon, its value ("Vesting Schedule: The DSUs shall …"). */
 const FIELD = /^\p{Lu}[^:.]{0,40}:\s/u;
 
@@ -370,7 +372,9 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     h.last.y - l.y > 0 && h.last.y - l.y <= 1.6 * Math.max(l.size, 1) && h.title.length + l.text.length <= MAX_CHARS;
   const lowerContinuation = (h: Head, l: Line) => {
     const text = l.text.trim();
-    const figures = text.split(/\s+/).filter((w) => FIGURE.test(w)).length;
+    // a date ("December 31, 2023") is no figure of a table row
+    const words = text.split(/\s+/);
+    const figures = words.filter((w, i) => FIGURE.test(w) && !/^(?:19|20)\d\d[,.;]?$/.test(w) && !MONTH.test(words[i - 1] ?? '')).length;
     return /^\p{Ll}/u.test(text) && figures < 2 && !/[$€£]|@|:\/\/|[,;]$/.test(text) && `${h.title} ${text}`.split(/\s+/).length <= MAX_WORDS;
   };
   /** Joins `l` to the heading's title: a word broken at a hyphen before a lower-case letter is mended ("Match-" "ing"), a compound before a capital keeps its hyphen ("Non-" "English"). */

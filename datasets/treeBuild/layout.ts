@@ -6,8 +6,9 @@
 // 2. A line is a heading candidate when it is short (at most 16 words, 150 characters), starts
 //    with a capital, a digit or a quote, has letters, is not mostly figures or amounts, does not
 //    end like a clause (",", ";", ":" unless in capitals, or in Title Case over prose and not
-//    centred nor among a form's labels: "Guidance and Outlook:") or a sentence, is not a running header or footer (a text,
-//    digits folded, on the first or last three lines of a fifth of the pages), not a page number,
+//    centred nor among a form's labels: "Guidance and Outlook:") or a sentence, is not a
+//    running header or footer (a text, digits folded, on the first or last three lines of a
+//    fifth of the pages), not a page number,
 //    not on a printed table-of-contents page nor among the entries of a TOC-like page elsewhere
 //    (an exhibit's own contents: toc.ts's tocLikeSpans), not a figure's or table's caption
 //    ("Figure 2: …", "Table 4.1.", "TABLE II") with body text below it on its page — and stands out: a larger font than the body
@@ -41,9 +42,9 @@
 // 4. A heading continued on the next line in the same style (close below it, not numbered or
 //    parenthesised itself) is one heading, also when that line is no candidate because it
 //    starts in lower case (a title wrapped mid-phrase or mid-word, "Match-" / "ing and …": the
-//    word is mended), unless it holds figures, an amount or an address or ends with a comma. An unnumbered title printed as a heading on three
-//    pages or more is a recurring label (a company name above each statement) after its first
-//    occurrence, not a section each time.
+//    word is mended), unless it holds figures, an amount or an address or ends with a comma.
+//    An unnumbered title printed as a heading on three pages or more is a recurring label (a
+//    company name above each statement) after its first occurrence, not a section each time.
 //    Headings printed with the same title are told apart by the parenthesised subtitle below each
 //    ("(As a percentage of total revenues)"), unless they all share it or it states units or
 //    audit status ("(Unaudited)", "(in millions, except per share data)").

@@ -50,7 +50,7 @@ const beforeDir = before ? resolve(before) : null;
 if (beforeDir) mkdirSync(join(beforeDir, 'bench/http'), { recursive: true });
 // The pieces run treebench's compiled JavaScript, as `npx treebench` does: build it when stale.
 for (const dir of [process.cwd(), ...(beforeDir ? [beforeDir] : [])]) {
-  if (!buildIsCurrent(dir)) {
+  if (!(await buildIsCurrent(dir))) {
     console.error(`building ${dir} (its compiled JavaScript is older than its sources)…`);
     execFileSync(process.execPath, ['bin/build.mjs'], { cwd: dir, stdio: 'inherit' });
   }

@@ -31,7 +31,7 @@ const BUDGET_MB = 400;
 const MAX_RATIO = 1.25;
 
 const root = process.cwd();
-if (!buildIsCurrent(root)) {
+if (!(await buildIsCurrent(root))) {
   const build = spawnSync(process.execPath, ['bin/build.mjs'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(1);
 }

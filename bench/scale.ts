@@ -43,7 +43,7 @@ const MAX_STEP = 1.5;
 const FINGERPRINT_BYTES = 2 * 2 ** 20;
 
 const root = process.cwd();
-if (!buildIsCurrent(root)) {
+if (!(await buildIsCurrent(root))) {
   console.error('building (the compiled JavaScript is older than the sources)…');
   const build = spawnSync(process.execPath, ['bin/build.mjs'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(1);

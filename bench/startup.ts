@@ -60,7 +60,7 @@ const fresh = (): Timing => ({ walls: [], cpus: [], calls: [] });
 const wall = (t: Timing) => median(t.walls);
 const cpu = (t: Timing) => (t.cpus.length ? median(t.cpus) : null);
 
-if (!buildIsCurrent(process.cwd())) {
+if (!(await buildIsCurrent(process.cwd()))) {
   const build = spawnSync(process.execPath, ['bin/build.mjs'], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(1);
 }

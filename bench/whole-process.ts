@@ -32,7 +32,7 @@ const latency = args.number('latency');
 const concurrency = args.number('concurrency');
 const rounds = args.number('rounds');
 const root = process.cwd();
-if (!buildIsCurrent(root)) {
+if (!(await buildIsCurrent(root))) {
   console.error('building (the compiled JavaScript is older than the sources)…');
   execFileSync(process.execPath, ['bin/build.mjs'], { stdio: 'inherit' });
 }

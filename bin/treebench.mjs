@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 // In a checkout, the staleness check (a stat per source file, by libuv's threads) runs while the
 // bundle loads; only a stale build then loads the sources instead (the bundle loaded for nothing).
 const checkout = existsSync(join(root, 'cli', 'main.ts'));
-const current = checkout ? import('./source-dirs.mjs').then((m) => m.buildIsCurrentAsync(root)) : Promise.resolve(true);
+const current = checkout ? import('./source-dirs.mjs').then((m) => m.buildIsCurrent(root)) : Promise.resolve(true);
 // A checkout may have no build yet: that failure only matters if the build is taken.
 const compiled = import('../dist/main.js').then(
   (m) => ({ m }),

@@ -20,7 +20,7 @@ import { closedStreamNote, guardStreams, streamClosed } from './streams.ts';
 
 export { markCommandProcess } from './heapGrowth.ts';
 
-/** The part of yargs' internals buildCli touches (yargs 17). */
+/** The part of yargs' internals buildCli touches (yargs 18). */
 interface YargsInternals {
   getInternalMethods(): { getUsageInstance(): { cacheHelpMessage(): void } };
 }

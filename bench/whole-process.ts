@@ -12,10 +12,12 @@
 //
 //   npm run bench:process                    2,000 calls, 100 ms, concurrency 64, 3 rounds
 //   npm run bench:process -- --rounds 5 --calls 500
+//   npm run bench:process -- --phases       also each side's start / calls / end split and CPU
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { buildIsCurrent } from '../bin/source-dirs.mjs';
 import { startLoopback } from './lib/loopback.ts';
 import { percentile } from '../harness/summary/percentile.ts';
@@ -26,11 +28,13 @@ const args = benchArgs(import.meta.url, {
   latency: { type: 'string', default: '100', number: 'positive', help: "the loopback server's latency per call, ms" },
   concurrency: { type: 'string', default: '64', number: 'positive-integer', help: 'calls in flight' },
   rounds: { type: 'string', default: '3', number: 'positive-integer', help: 'rounds of the pair (the medians are compared)' },
+  phases: { type: 'boolean', default: false, help: 'split each process into start (to its first request), calls and end (after its last response), with its CPU (bench/lib/phases.mjs)' },
 });
 const calls = args.number('calls');
 const latency = args.number('latency');
 const concurrency = args.number('concurrency');
 const rounds = args.number('rounds');
+const phases = args.flag('phases');
 const root = process.cwd();
 if (!(await buildIsCurrent(root))) {
   console.error('building (the compiled JavaScript is older than the sources)…');
@@ -51,12 +55,24 @@ function dataset(dir: string, n: number): string {
   return data;
 }
 
-/** Wall time (ms) of `node args` from spawn to exit. */
-function timed(argv: string[], cwd: string, env: NodeJS.ProcessEnv): number {
+/** One process's split (bench/lib/phases.mjs), in seconds. */
+interface Phases {
+  start: number;
+  calls: number;
+  end: number;
+  cpu: number;
+}
+const phasesOf = { sdk: [] as Phases[], treebench: [] as Phases[] };
+const preload = ['--import', pathToFileURL(join(root, 'bench', 'lib', 'phases.mjs')).href];
+
+/** Wall time (ms) of `node args` from spawn to exit; with --phases, its split goes to `into`. */
+function timed(argv: string[], cwd: string, env: NodeJS.ProcessEnv, into: Phases[]): number {
   const start = performance.now();
-  const r = spawnSync(process.execPath, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const r = spawnSync(process.execPath, phases ? [...preload, ...argv] : argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
   const ms = performance.now() - start;
   if (r.status !== 0) throw new Error(`node ${argv.join(' ')} exited with ${r.status}: ${r.stderr}`);
+  const line = /^PHASES (.*)$/m.exec(r.stderr);
+  if (phases && line) into.push(JSON.parse(line[1]!) as Phases);
   return ms;
 }
 
@@ -91,11 +107,11 @@ try {
   const env = { ...process.env, OPENAI_API_KEY: 'sk-loopback-not-a-key' };
   const bin = resolve(root, 'bin', 'treebench.mjs');
   for (let i = 0; i < rounds; i++) {
-    sdk.push(timed([join(root, 'bench', 'http', 'worker.mjs'), '--mode', 'sdk', '--port', String(server.port), '--concurrency', String(concurrency), '--calls', String(calls)], root, env));
+    sdk.push(timed([join(root, 'bench', 'http', 'worker.mjs'), '--mode', 'sdk', '--port', String(server.port), '--concurrency', String(concurrency), '--calls', String(calls)], root, env, phasesOf.sdk));
     // Its own working folder each round: no response or embedding cache carried over.
     const cwd = join(work, `round-${i}`);
     mkdirSync(cwd);
-    tb.push(timed([bin, 'run', config, '--out', join(cwd, 'runs'), '--quiet'], cwd, env));
+    tb.push(timed([bin, 'run', config, '--out', join(cwd, 'runs'), '--quiet'], cwd, env, phasesOf.treebench));
     rmSync(cwd, { recursive: true, force: true });
   }
 } finally {
@@ -112,4 +128,12 @@ console.log(`whole process against a loopback server: ${calls} chat calls, ${lat
 console.log(`  openai SDK + p-limit process  ${fmt(s)}   (rounds: ${sdk.map((x) => (x / 1000).toFixed(2)).join(', ')})`);
 console.log(`  treebench run (vector)        ${fmt(t)}   (rounds: ${tb.map((x) => (x / 1000).toFixed(2)).join(', ')})`);
 console.log(`  treebench / SDK               ${(t / s).toFixed(2)}×   target ≤ 1.15×: ${ok ? 'PASS' : 'FAIL'}`);
+if (phases) {
+  const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}`.padStart(10);
+  console.log('  phases, s (min–max over rounds)   start→first request   calls     end→exit     CPU');
+  for (const [side, ps] of Object.entries(phasesOf)) {
+    if (ps.length === 0) continue;
+    console.log(`    ${side.padEnd(30)} ${range(ps.map((p) => p.start))}        ${range(ps.map((p) => p.calls))} ${range(ps.map((p) => p.end))} ${range(ps.map((p) => p.cpu))}`);
+  }
+}
 if (!ok) process.exitCode = 1;

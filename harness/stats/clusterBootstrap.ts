@@ -132,9 +132,14 @@ function replicatesOf(job: ClusterBootstrapJob, from: number, to: number, draws:
   // Columns with exactly one value per question need no denominator sum (it is k); the others
   // (repeats, or values that apply to some questions only) carry their counts.
   const complete = columns.map((m) => m.counts.every((x) => x === 1));
+  // A column equal to an earlier one (MRR cut and uncut, when every first hit is within the
+  // cutoff) has the same replicates: computed once, copied.
+  const sameAs = columns.map((m, i) => columns.findIndex((o, j) => j < i && equal(o.sums, m.sums) && equal(o.counts, m.counts)));
+  const computed = columns.flatMap((_, i) => (sameAs[i] === -1 ? [i] : []));
   const reps = columns.map(() => new Float64Array(n));
   const pReps = latency ? latency.qs.map(() => new Float64Array(n)) : [];
   const pair = new Float64Array(2);
+  const oneEach = latency !== null && latency.sizes.every((x) => x === 1);
   for (let r = from; r < to; r++) {
     if (draws) {
       const row = (r >> 1) * k;
@@ -145,7 +150,7 @@ function replicatesOf(job: ClusterBootstrapJob, from: number, to: number, draws:
       rng!.addDraws(c, k);
     }
     const at = r - from;
-    for (let m = 0; m < columns.length; m++) {
+    for (const m of computed) {
       const { sums, counts } = columns[m];
       if (complete[m]) {
         reps[m][at] = dot(c, sums) / k;
@@ -155,9 +160,17 @@ function replicatesOf(job: ClusterBootstrapJob, from: number, to: number, draws:
         reps[m][at] = w > 0 ? dot(c, sums) / w : NaN;
       }
     }
-    if (latency) weightedPercentiles(latency, c, pReps, at, pair);
+    if (latency) weightedPercentiles(latency, c, pReps, at, pair, oneEach);
   }
+  sameAs.forEach((first, m) => first !== -1 && reps[m].set(reps[first]));
   return { means: reps, percentiles: pReps };
+}
+
+/** Whether two columns' arrays hold the same values (NaN never occurs in them). */
+function equal(a: Float64Array, b: Float64Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The job's intervals from blocks of its replicates that together hold each replicate once. */
@@ -228,9 +241,10 @@ function weightedPair(lat: LatencyColumn, c: Float64Array, total: number, p: num
 }
 
 /** Percentiles (numpy linear, like quantileSorted) of one resample given as multiplicities. */
-function weightedPercentiles(lat: LatencyColumn, c: Float64Array, out: Float64Array[], r: number, pair: Float64Array): void {
-  let total = 0;
-  for (let j = 0; j < c.length; j++) total += c[j] * lat.sizes[j];
+function weightedPercentiles(lat: LatencyColumn, c: Float64Array, out: Float64Array[], r: number, pair: Float64Array, oneEach: boolean): void {
+  // A replicate draws k questions: with one record each, it holds k records.
+  let total = oneEach ? c.length : 0;
+  if (!oneEach) for (let j = 0; j < c.length; j++) total += c[j] * lat.sizes[j];
   for (let qi = 0; qi < lat.qs.length; qi++) {
     const h = (total - 1) * lat.qs[qi];
     const lo = Math.floor(h);

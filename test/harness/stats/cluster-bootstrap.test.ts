@@ -58,4 +58,19 @@ describe('clusterBootstrap', () => {
       expect(got.means[0]!.hi).toBeCloseTo(want.means[0]!.hi, 12);
     }
   });
+
+  it('gives a column repeated in the job the intervals it has alone; equal sums over other counts stay apart', () => {
+    const rng = new Xoshiro128(9);
+    const k = 40;
+    const col = (sums: number[], counts = new Array<number>(k).fill(1)) => ({ sums: Float64Array.from(sums), counts: Float64Array.from(counts) });
+    const a = Array.from({ length: k }, () => rng.int(3) / 2);
+    const b = Array.from({ length: k }, () => rng.random());
+    // Same sums as `a`, but a third of the questions without a value (a ratio estimator).
+    const partial = a.map((_, j) => (j % 3 === 0 ? 0 : 1));
+    const columns = [col(a), col(b), col(a), col(a, partial), col(b)];
+    const job = { k, latency: null, resamples: 500, alpha: 0.05, seed: 3 };
+    const together = clusterBootstrap({ ...job, columns });
+    columns.forEach((c, i) => expect(together.means[i]).toEqual(clusterBootstrap({ ...job, columns: [c] }).means[0]));
+    expect(together.means[3]).not.toEqual(together.means[0]);
+  });
 });

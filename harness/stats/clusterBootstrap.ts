@@ -162,7 +162,7 @@ function replicatesOf(job: ClusterBootstrapJob, from: number, to: number, draws:
     }
     if (latency) weightedPercentiles(latency, c, pReps, at, pair, oneEach);
   }
-  sameAs.forEach((first, m) => first !== -1 && reps[m].set(reps[first]));
+  for (let m = 0; m < columns.length; m++) if (sameAs[m] !== -1) reps[m].set(reps[sameAs[m]]);
   return { means: reps, percentiles: pReps };
 }
 

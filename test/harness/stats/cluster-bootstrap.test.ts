@@ -65,7 +65,7 @@ describe('clusterBootstrap', () => {
     const col = (sums: number[], counts = new Array<number>(k).fill(1)) => ({ sums: Float64Array.from(sums), counts: Float64Array.from(counts) });
     const a = Array.from({ length: k }, () => rng.int(3) / 2);
     const b = Array.from({ length: k }, () => rng.random());
-    // Same sums as `a`, but a third of the questions without a value (a ratio estimator).
+    // Same sums as `a` over other counts (a third of the questions counted 0): only the counts tell it apart.
     const partial = a.map((_, j) => (j % 3 === 0 ? 0 : 1));
     const columns = [col(a), col(b), col(a), col(a, partial), col(b)];
     const job = { k, latency: null, resamples: 500, alpha: 0.05, seed: 3 };

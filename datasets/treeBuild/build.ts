@@ -20,7 +20,7 @@ import { pagesTree } from './pages.ts';
 import { findToc, locateToc, tocLikeSpans } from './toc.ts';
 
 /** Bump whenever the trees built for the same content change (caches key on it). */
-export const TREE_BUILDER_VERSION = '6';
+export const TREE_BUILDER_VERSION = '7';
 
 /** The offline builders. */
 export type OfflineSource = 'outline' | 'toc' | 'layout' | 'pages';

@@ -4,7 +4,8 @@
 // 1. The body style is the font size carrying most characters of prose lines (six words or
 //    more, few figures; rounded to 0.5 pt) and whether most of those characters are bold.
 // 2. A line is a heading candidate when it is short (at most 16 words, 150 characters), starts
-//    with a capital, a digit or a quote, has letters, is not mostly figures or amounts, does not
+//    with a capital, a digit or a quote, has letters, is not mostly figures or amounts (a dated
+//    qualifier in parentheses, "(Since May 2, 2023)", is no figure), does not
 //    end like a clause (",", ";", ":" unless in capitals, or in Title Case over prose and not
 //    centred nor among a form's labels: "Guidance and Outlook:") or a sentence, is not a
 //    running header or footer (a text, digits folded, on the first or last three lines of a
@@ -14,12 +15,13 @@
 //    ("Figure 2: …", "Table 4.1.", "TABLE II") with body text below it on its page — and stands out: a larger font than the body
 //    (x1.12), or bold where the body is not, or all capitals (at body size, or, on a page set in
 //    smaller type such as a statement or a table of figures, among the page's first three lines
-//    and at least the page's own size), or a numbering ("PART II",
+//    and at least 0.9 × the page's own size; first as printed, top down), or a numbering ("PART II",
 //    "Item 7A.", "Note 12", "1.2.3", "IV.", "B.", "Chapter 4") in bold, italic, capitals or a
 //    larger font.
 // 3. Guards for lines that stand out without being headings: a candidate must start a block
-//    (not continue the line above it in the same style, at normal line spacing, starting near
-//    the same left edge: wrapped bullet points); at body size it must not head a table (the
+//    (not continue the line above it in the same style, at normal line spacing — 1.6 font sizes,
+//    or 1.1 × the body's own median pitch in a double-spaced document — starting near the same
+//    left edge: wrapped bullet points, a paragraph's last line "U.S. GAAP."); at body size it must not head a table (the
 //    next line mostly figures) unless it opens its page, must have no cell (up to 4 words, or
 //    mostly figures) beside it on its row, and, unless in capitals or centred, must start in
 //    the left 40% of the page (table cells and column headers); no line holding two or more
@@ -115,6 +117,14 @@ const MIN_RUN_INS = 3;
 const RUN_IN_MAX_WORDS = 10;
 /** A press release's dateline ends with its date. */
 const DATELINE = /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d$/i;
+/**
+ * A parenthesised qualifier holding a date ("RECENT NOTABLE DEVELOPMENTS (Since May 2, 2023)",
+ * "(As of June 30, 2023)"): a title's scope, not a table row's figures. A column header's dates
+ * stand bare ("June 30, 2023   December 31, 2022") and still count.
+ */
+const PAREN_DATE = /\([^()]*\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2},?\s+(?:19|20)\d\d[^()]*\)/gi;
+/** The loosest line pitch (baseline to baseline, in font sizes) still read as one paragraph's lines, whatever the document's own. */
+const MIN_WRAP_PITCH = 1.6;
 
 /**
  * The run-in head a line opens with, or null: its first style run bold (the line as a whole is
@@ -242,6 +252,19 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     if (l.bold) boldChars += l.text.length;
   }
   const bodyBold = boldChars > allChars / 2;
+  // The body's own line pitch: the median baseline-to-baseline distance, in font sizes, between
+  // consecutive prose lines of the body size on one page and left edge. A document set at 1.75
+  // (a press release double-spaced) wraps its paragraphs wider apart than the 1.6 that reads as
+  // a paragraph's next line in a document set solid; 10% over its own pitch is still its next line.
+  const pitches: number[] = [];
+  for (const page of lines)
+    for (let i = 1; i < page.length; i++) {
+      const [a, b] = [page[i - 1], page[i]];
+      const gap = a.y - b.y;
+      if (sizeBucket(b.size) === body && sizeBucket(a.size) === body && prose(a) && prose(b) && gap > 0 && gap < 3 * b.size && Math.abs(a.x - b.x) <= 3 * b.size) pitches.push(gap / b.size);
+    }
+  pitches.sort((x, y) => x - y);
+  const wrapPitch = Math.max(MIN_WRAP_PITCH, 1.1 * (pitches[pitches.length >> 1] ?? 0));
   const hasLayout = body > 0;
   const bigger = (l: Line) => hasLayout && l.size >= body * BIGGER;
 
@@ -253,7 +276,8 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     const num = numbering(t);
     const rest = num ? num.rest : t;
     if (digitShare(rest) > 0.25 || /[$€£]/.test(rest)) return false;
-    if (rest.split(/\s+/).filter((w) => /\d/.test(w) && /^[\d$(),.%–-]+$/.test(w) && !/^(19|20)\d\d$/.test(w)).length >= 2) return false; // a row of figures
+    const words = rest.replace(PAREN_DATE, '').split(/\s+/);
+    if (words.filter((w) => /\d/.test(w) && /^[\d$(),.%–-]+$/.test(w) && !/^(19|20)\d\d$/.test(w)).length >= 2) return false; // a row of figures
     // "DISCLOSURE NOTICE:" and "Guidance and Outlook:" are headings, "Revenues:" and "The items were:" labels
     if (/[,;]$/.test(t) || (/:$/.test(t) && !isCaps(t) && !titleCase(t))) return false;
     if (/\.$/.test(t) && !(num && num.rest === '') && rest.split(/\s+/).length > 3) return false;
@@ -266,13 +290,15 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
     for (const l of page) chars.set(sizeBucket(l.size), (chars.get(sizeBucket(l.size)) ?? 0) + l.text.length);
     return [...chars].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
   });
-  // Each page's first PAGE_TITLE_LINES lines that are not running headers, found once per page.
+  // Each page's top PAGE_TITLE_LINES lines that are not running headers, found once per page: the
+  // topmost as printed, since a statement's title block may be drawn after its table (step 6).
+  // The title may be set a little smaller than the table's rows (9 pt over 9.5 pt figures).
   const firstLines = new Map<number, Set<Line>>();
   const smallPageTitle = (l: Line) => {
     const size = pageSize[l.page - 1];
-    if (!size || size >= body * 0.9 || sizeBucket(l.size) < size) return false;
+    if (!size || size >= body * 0.9 || sizeBucket(l.size) < 0.9 * size) return false;
     let first = firstLines.get(l.page);
-    if (!first) firstLines.set(l.page, (first = new Set(lines[l.page - 1].filter((o) => !isRunning(o)).slice(0, PAGE_TITLE_LINES))));
+    if (!first) firstLines.set(l.page, (first = new Set(lines[l.page - 1].filter((o) => !isRunning(o)).sort((a, b) => b.y - a.y || a.k - b.k).slice(0, PAGE_TITLE_LINES))));
     return first.has(l);
   };
   const standsOut = (l: Line) => {
@@ -327,7 +353,7 @@ export function layoutHeadings(content: PdfContent, opts: LayoutOptions = {}): H
       if (span && l.k >= span[0] && l.k <= span[1]) return;
       // 3. guards at body size
       const prev = page[i - 1];
-      const wraps = (p: Line) => sameStyle(p, l) && p.y - l.y > 0 && p.y - l.y <= 1.6 * l.size && Math.abs(p.x - l.x) <= 3 * l.size;
+      const wraps = (p: Line) => sameStyle(p, l) && p.y - l.y > 0 && p.y - l.y <= wrapPitch * l.size && Math.abs(p.x - l.x) <= 3 * l.size;
       if (hasLayout && prev && !isRunning(prev) && wraps(prev) && !candidate(prev)) return;
       if (hasLayout && !bigger(l) && !numbering(l.text)) {
         // a table's title opens its page; a row label inside a table does not

@@ -162,7 +162,9 @@ export const sizeBucket = (size: number): number => Math.round(size * 2) / 2;
 
 /** Set in capitals (at least four letters, all upper case). */
 export function isCaps(t: string): boolean {
-  const letters = t.replace(/[^\p{L}]/gu, '');
+  // A closing parenthesised qualifier is the title's scope, set in the text's own case:
+  // "RECENT NOTABLE DEVELOPMENTS (Since May 2, 2023)", "QUARTERLY HIGHLIGHTS (Second-Quarter 2023 vs. …)".
+  const letters = t.replace(/\s\([^()]*\)\s*$/, '').replace(/[^\p{L}]/gu, '');
   return letters.length >= 4 && letters === letters.toUpperCase() && letters !== letters.toLowerCase();
 }
 
@@ -204,18 +206,22 @@ const runningCache = new WeakMap<Line[][], (l: Line) => boolean>();
 
 function findRunningLines(lines: Line[][]): (l: Line) => boolean {
   const pagesWith = new Map<string, number>();
+  // A page's edge lines are its three topmost and three bottommost as printed (a header drawn
+  // after the page's table, as statements often are, is still at the top), in content order
+  // where the layout gives no positions.
+  const atEdge = new Set<Line>();
   for (const page of lines) {
+    const printed = page.some((l) => l.y !== page[0].y) ? [...page].sort((a, b) => b.y - a.y || a.k - b.k) : page;
     const edge = new Set<string>();
-    for (const l of [...page.slice(0, 3), ...page.slice(-3)]) edge.add(runningKey(l.text));
+    for (const l of [...printed.slice(0, 3), ...printed.slice(-3)]) {
+      atEdge.add(l);
+      edge.add(runningKey(l.text));
+    }
     for (const key of edge) pagesWith.set(key, (pagesWith.get(key) ?? 0) + 1);
   }
   const min = Math.max(3, Math.ceil(lines.length / 5));
   const running = new Set([...pagesWith].filter(([, n]) => n >= min).map(([k]) => k));
-  return (l: Line) => {
-    const page = lines[l.page - 1];
-    const atEdge = l.k < 3 || l.k >= page.length - 3;
-    return atEdge && running.has(runningKey(l.text));
-  };
+  return (l: Line) => atEdge.has(l) && running.has(runningKey(l.text));
 }
 
 /**

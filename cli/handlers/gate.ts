@@ -38,6 +38,12 @@ export function buildGate(args: GateArgs): GateReport {
   const a = loadRun(args.baseline, dir);
   const b = loadRun(args.candidate, dir);
   const c = comparability(a.manifest, b.manifest, ['baseline', 'candidate']);
+  // The baseline is the yardstick: one that stopped part-way pairs the candidate on only the
+  // questions it reached, so the gate would pass a candidate on a fraction of the dataset
+  // (`baseline save` refuses such a run for the same reason). A candidate's own gaps are the
+  // coverage rule's business.
+  const base = completenessOf(a.manifest, a.records);
+  if (!base.finished) c.refusals.push(`the baseline ${a.ref} did not finish (${base.records}${base.expected ? ` of ${base.expected}` : ''} records): resume it with treebench run --resume ${a.dir}`);
   assertComparable(c, Boolean(args.force));
   const notes = [...c.notes];
 
@@ -62,13 +68,13 @@ export function buildGate(args: GateArgs): GateReport {
     if (c.missing.length && !file.coverage) notes.push(`${s.strategy}: ${c.missing.length} baseline questions missing from the candidate (excluded; the coverage rule is off)`);
     if (c.extra.length) notes.push(`${s.strategy}: ${c.extra.length} candidate questions not in the baseline (excluded)`);
   }
-  const evaluation = evaluateGate(file, strategies, {
+  const evaluation = withRulesFile(rulesPath, () => evaluateGate(file, strategies, {
     priced: Boolean(a.manifest.model?.priced && b.manifest.model?.priced),
     level: headlineLevel(a.records, b.records),
     seed: args.seed ?? a.manifest.seed ?? 0,
     missing,
     candidateRun: completenessOf(b.manifest, b.records),
-  });
+  }));
   return {
     baseline: runLabel(a),
     candidate: runLabel(b),
@@ -77,6 +83,16 @@ export function buildGate(args: GateArgs): GateReport {
     forced: c.refusals,
     evaluation,
   };
+}
+
+/** A usage error about the rules (resamples too few to reject) names the rules file. */
+function withRulesFile<T>(rulesPath: string, f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof UsageError) throw new UsageError(`${relative(process.cwd(), rulesPath) || rulesPath}: ${err.message}`);
+    throw err;
+  }
 }
 
 export function gateCommand(run: Runner): CommandBody {
@@ -89,7 +105,7 @@ export function gateCommand(run: Runner): CommandBody {
         .option('strategies', { type: 'array', string: true, describe: 'Only gate these strategy ids' })
         .option('summary-md', { type: 'string', describe: 'Write the Markdown summary here (also appended to $GITHUB_STEP_SUMMARY when set)' })
         .option('junit', { type: 'string', describe: 'Write JUnit XML here (one test case per strategy × rule)' })
-        .option('force', { type: 'boolean', describe: 'Gate even if the datasets or corpora differ' })
+        .option('force', { type: 'boolean', describe: 'Gate even if the datasets or corpora differ or the baseline did not finish' })
         .option('seed', { type: 'number', describe: "Resampling seed (default: the baseline run's seed)" })
         .option('baselines-dir', { type: 'string', default: DEFAULT_BASELINES_DIR, describe: 'Where named baselines live' })
         .option('quiet', { type: 'boolean', describe: 'Print only the verdict line' })

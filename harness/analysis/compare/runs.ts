@@ -1,7 +1,7 @@
 // Loading runs for comparison and deciding whether two runs can be compared at all.
 import { UsageError } from '../../errors.ts';
 import { resolveRunRef } from '../baselines.ts';
-import { latestRecords, RunStore, type RunManifest } from '../../run/store.ts';
+import { latestRecords, recordKey, RunStore, type RunManifest } from '../../run/store.ts';
 import type { RunRecord } from '../../types.ts';
 import { configDiff, configDiffNote } from './configDiff.ts';
 
@@ -27,7 +27,29 @@ export function loadRunIfAny(ref: string, baselinesDir?: string): LoadedRun | nu
   const { dir, baseline } = resolveRunRef(ref, baselinesDir);
   const store = RunStore.open(dir);
   const manifest = store.readManifest();
-  const records = latestRecords(store.readRecords());
+  const all: RunRecord[] = [];
+  // What treebench never writes, a comparison must not read: a record of another run (records
+  // copied in from elsewhere), or a second record for a key whose first one succeeded (treebench
+  // appends again only to retry an error, --retry-errors). Either would silently replace what
+  // the run measured, so a gate could pass on records it never produced.
+  const succeeded = new Map<string, number>();
+  store.forEachRecord((r, place) => {
+    const where = `${store.recordsPath}:${place.line}`;
+    if (typeof r.runId === 'string' && typeof manifest.runId === 'string' && r.runId !== manifest.runId) {
+      throw new UsageError(`${where}: a record of run "${r.runId}" among the records of run "${manifest.runId}"; records are only ever appended by their own run: remove the lines copied in (treebench merge combines shards)`);
+    }
+    const key = recordKey(r);
+    const earlier = succeeded.get(key);
+    if (earlier !== undefined) {
+      throw new UsageError(
+        `${where}: a second record for strategy ${r.strategy}, question ${r.questionId}, repeat ${r.repeat} replaces one that succeeded (line ${earlier}); ` +
+          'treebench writes a key again only to retry an error (--retry-errors): this file was edited or concatenated',
+      );
+    }
+    if (!r.error) succeeded.set(key, place.line);
+    all.push(r);
+  });
+  const records = latestRecords(all);
   return records.length ? { ref, dir, baseline, manifest, records } : null;
 }
 

@@ -22,6 +22,7 @@
 //     counts. It is not a statistical test and is not in the Holm family.
 //   - Power (power.ts): a passing rule whose margin is smaller than the change these questions
 //     can detect gets a note (`power.onLow: note`), or fails (`fail`).
+import { UsageError } from '../../errors.ts';
 import { CUSTOM_PREFIX, isCustomMetric } from '../../scoring/scorer.ts';
 import { adjustHolm, compareMetric, perQuestion, type MetricComparison } from '../compare/paired.ts';
 import { coverageOf, someIds, type Completeness, type Coverage } from '../compare/coverage.ts';
@@ -131,6 +132,7 @@ export function evaluateGate(file: GateFile, strategies: readonly GateInputStrat
   for (const { check, rule, cmp } of pending) evaluateCheck(check, rule, cmp, file.correction === 'holm');
   // Power: over the same family Holm used (every tested rule × strategy).
   const family = file.correction === 'holm' ? tested.length : 1;
+  assertResamplesCanReject(file.resamples, family, pending);
   if (file.power.onLow !== 'off') {
     for (const { check, rule, cmp, a, b } of pending) {
       if (check.status === 'fail') continue;
@@ -165,6 +167,29 @@ export function evaluateGate(file: GateFile, strategies: readonly GateInputStrat
   const counts = { pass: 0, fail: 0, skip: 0 };
   for (const c of checks) counts[c.status]++;
   return { checks, passed: counts.fail === 0, counts, alpha: file.alpha, correction: file.correction, resamples: file.resamples, seed: opts.seed, family };
+}
+
+/**
+ * A resampled p-value (the permutation test past 20 differing questions, the percentile
+ * bootstrap) is never below 1/(R+1), and Holm multiplies the smallest p by the family size m.
+ * When m/(R+1) is not below a rule's alpha, that rule cannot fail however large the regression
+ * (a 164% rise in tokens passed at `resamples: 100`): a gate that cannot fail is a misconfigured
+ * gate, so it is refused (exit 2) with the resamples it needs, not passed. McNemar's exact test
+ * does not resample; its floor depends on the questions (the power note's business).
+ */
+export function assertResamplesCanReject(resamples: number, family: number, tested: ReadonlyArray<{ rule: EffectiveRule; cmp: MetricComparison }>): void {
+  const floor = family / (resamples + 1);
+  const blind = tested.filter(({ rule, cmp }) => cmp.test !== 'mcnemar' && rule.requireSignificance && floor >= rule.alpha);
+  if (!blind.length) return;
+  const alpha = Math.min(...blind.map(({ rule }) => rule.alpha));
+  // The floor is only reached when no resample is as extreme as the run; ten times it leaves room.
+  const needed = Math.max(1000, 10 * Math.floor(family / alpha));
+  const names = [...new Set(blind.map(({ rule, cmp }) => `${rule.name} (${cmp.metric})`))];
+  throw new UsageError(
+    `resamples: ${resamples} cannot fail ${names.length === 1 ? 'rule' : 'rules'} ${names.slice(0, 5).join(', ')}${names.length > 5 ? `, … (${names.length} in all)` : ''}: ` +
+      `a resampled p-value is at least 1/(${resamples}+1)${family > 1 ? `, ×${family} under Holm over ${family} tests,` : ''} = ${(floor).toPrecision(3)}, not below alpha ${alpha}; ` +
+      `set resamples to ${needed} or more (or gate fewer rules or strategies)`,
+  );
 }
 
 /** A count or "N%" tolerance against `base` items: the largest acceptable count. */

@@ -44,6 +44,9 @@ describe('history at 80 columns, over mixed and partial runs', () => {
       mm.startedAt = mm.startedAt.replace('03:17', '09:45');
       mm.dataset.questionsHash = 'f'.repeat(64);
       writeFileSync(join(copy, 'manifest.json'), JSON.stringify(mm));
+      // a run's records carry its id (a comparison refuses records of another run)
+      const recs = readFileSync(join(copy, 'records.jsonl'), 'utf8').split('\n').filter(Boolean);
+      writeFileSync(join(copy, 'records.jsonl'), recs.map((l) => JSON.stringify({ ...JSON.parse(l), runId: mm.runId })).join('\n') + '\n');
     }
     const out = await runCli(['history', `${nights.root}/history`, '--metric', 'accuracy', '--resamples', '200']);
     expect(out.code).toBe(0);

@@ -23,6 +23,12 @@ export interface Coverage {
   errors: { baseline: number; candidate: number };
   /** Records on the paired questions that stopped because a budget ran out. */
   budgetExhausted: { baseline: number; candidate: number };
+  /**
+   * Candidate records on the paired questions that ended in an error (or ran out of budget) where
+   * the baseline's record of the same question and repeat did not: a candidate that fixes three
+   * of the baseline's errors and fails three other questions has three new errors, not none.
+   */
+  fresh: { errors: number; budgetExhausted: number };
 }
 
 /** Whether a run finished, and how many of the records it set out to write it holds. */
@@ -56,7 +62,14 @@ export function coverageOf(a: readonly RunRecord[], b: readonly RunRecord[]): Co
     records: { baseline: pairedA.length, candidate: pairedB.length },
     errors: { baseline: count(pairedA, recordFailed), candidate: count(pairedB, recordFailed) },
     budgetExhausted: { baseline: count(pairedA, exhausted), candidate: count(pairedB, exhausted) },
+    fresh: { errors: freshCount(pairedA, pairedB, recordFailed), budgetExhausted: freshCount(pairedA, pairedB, exhausted) },
   };
+}
+
+/** Candidate records for which `f` holds where the baseline's record of the same question and repeat (if any) does not. */
+function freshCount(a: readonly RunRecord[], b: readonly RunRecord[], f: (r: RunRecord) => boolean): number {
+  const base = new Map(a.map((r) => [`${r.questionId}\u0000${r.repeat}`, f(r)]));
+  return b.reduce((n, r) => n + (f(r) && !base.get(`${r.questionId}\u0000${r.repeat}`) ? 1 : 0), 0);
 }
 
 export function completenessOf(manifest: Pick<RunManifest, 'finishedAt' | 'questionIds' | 'strategies' | 'repeats'>, records: readonly RunRecord[]): Completeness {

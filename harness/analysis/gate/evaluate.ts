@@ -210,13 +210,13 @@ function coverageCheck(s: GateInputStrategy, rules: CoverageRules, candidateRun:
     const held = candidateRun.expected !== null ? `${candidateRun.records} of ${candidateRun.expected} records` : `${candidateRun.records} records`;
     problems.push(`the candidate run did not finish (${held}; resume it, or set coverage.requireFinished: false)`);
   }
-  const extra = (what: string, counts: { baseline: number; candidate: number }, t: number | string, field: string) => {
+  // New failures count, not the net change: fixing the baseline's errors does not pay for failing elsewhere.
+  const extra = (what: string, counts: { baseline: number; candidate: number }, fresh: number, t: number | string, field: string) => {
     const allowed = allowance(t, c.records.baseline);
-    const more = counts.candidate - counts.baseline;
-    if (more > allowed.limit + 1e-9) problems.push(`${counts.candidate} ${what} records against the baseline's ${counts.baseline} on the paired questions (+${more}; ${field} ${allowed.text})`);
+    if (fresh > allowed.limit + 1e-9) problems.push(`${counts.candidate} ${what} records against the baseline's ${counts.baseline} on the paired questions (+${fresh} where the baseline had none; ${field} ${allowed.text})`);
   };
-  extra('error', c.errors, rules.maxExtraErrors, 'maxExtraErrors');
-  extra('budget-exhausted', c.budgetExhausted, rules.maxExtraBudgetExhausted, 'maxExtraBudgetExhausted');
+  extra('error', c.errors, c.fresh.errors, rules.maxExtraErrors, 'maxExtraErrors');
+  extra('budget-exhausted', c.budgetExhausted, c.fresh.budgetExhausted, rules.maxExtraBudgetExhausted, 'maxExtraBudgetExhausted');
   const summary = `${c.paired} of ${c.baselineQuestions} baseline questions paired`;
   return {
     strategy: s.strategy,

@@ -70,11 +70,17 @@ describe('coverage rule', () => {
     const withErrors = (k: number) => cand().map((r, i) => (i >= 60 - k ? { ...r, error: 'Error: boom' } : r));
     const one = gate(base(), withErrors(1), accuracyRule);
     expect(coverage(one).status).toBe('fail'); // 1 > 1% of 60 = 0.6
-    expect(coverage(one).message).toBe("coverage: 1 error records against the baseline's 0 on the paired questions (+1; maxExtraErrors 1% of 60 = 0.6)");
+    expect(coverage(one).message).toBe("coverage: 1 error records against the baseline's 0 on the paired questions (+1 where the baseline had none; maxExtraErrors 1% of 60 = 0.6)");
     expect(coverage(gate(base(), withErrors(3), `coverage: { maxExtraErrors: 3 }\n${accuracyRule}`)).status).toBe('pass');
     // Errors the baseline had as well are not "more".
     const both = base().map((r, i) => (i >= 57 ? { ...r, error: 'Error: boom' } : r));
     expect(coverage(gate(both, withErrors(3), accuracyRule)).status).toBe('pass');
+    // New errors count, not the net change: fixing the baseline's three errors and failing three
+    // other questions is three new errors (it passed when counts were compared).
+    const elsewhere = cand().map((r, i) => (i < 3 ? { ...r, error: 'Error: boom' } : r));
+    const swapped = coverage(gate(both, elsewhere, accuracyRule));
+    expect(swapped.status).toBe('fail');
+    expect(swapped.message).toBe("coverage: 3 error records against the baseline's 3 on the paired questions (+3 where the baseline had none; maxExtraErrors 1% of 60 = 0.6)");
   });
 
   it('fails more budget-exhausted records than the baseline beyond 5% of the records', () => {
@@ -82,7 +88,7 @@ describe('coverage rule', () => {
     expect(coverage(gate(base(), exhausted(3), accuracyRule)).status).toBe('pass'); // 3 = 5% of 60
     const four = coverage(gate(base(), exhausted(4), accuracyRule));
     expect(four.status).toBe('fail');
-    expect(four.message).toMatch(/4 budget-exhausted records against the baseline's 0 .*\(\+4; maxExtraBudgetExhausted 5% of 60 = 3\)/);
+    expect(four.message).toMatch(/4 budget-exhausted records against the baseline's 0 .*\(\+4 where the baseline had none; maxExtraBudgetExhausted 5% of 60 = 3\)/);
   });
 
   it('passes a full, identical candidate, and says what it covered', () => {

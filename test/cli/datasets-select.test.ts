@@ -82,5 +82,10 @@ describe('run with corpus.only: referenced', () => {
     const merged = await runCli(['merge', join(runs, 's1'), join(runs, 's2'), '--out', join(runs, 'merged')]);
     expect(merged.stderr).toContain('merged 2 shards (2 questions');
     expect(merged.code).toBe(0);
+    // --quiet, as every long command takes it: the report alone, nothing on stderr
+    const again = await runCli(['merge', join(runs, 's1'), join(runs, 's2'), '--out', join(runs, 'merged'), '--quiet', '--format', 'json']);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('');
+    expect(JSON.parse(again.stdout)).toBeTruthy();
   });
 });

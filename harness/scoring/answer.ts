@@ -7,8 +7,10 @@
 //   1. Multiple choice (the question has `choices` and a `label`): the answer text names a
 //      choice — by letter (`B`, `(b)`, `B) ...`, `Answer: B`, `Option B`) or by the exact text of
 //      one choice (SQuAD-normalized, a choice's own `A.` prefix ignored, optionally followed by
-//      an explanation: `Carbon dioxide, because…`) — or, when the text names none, the index the
-//      strategy returned; correct = that choice is the label.
+//      an explanation: `Carbon dioxide, because…`) or by a letter a sentence asserts (`B is
+//      correct.`, `I think B`, `not B; it is A`) — or, when the text names none, the index the
+//      strategy returned; a choice the text denies (`Definitely not A.`) is never picked;
+//      correct = that choice is the label.
 //   2. Otherwise each gold answer is judged by its own kind, and the prediction is correct
 //      when any gold answer accepts it:
 //      a. yes/no gold (yesNo.ts): decided by the question's form and the gold's meaning, not
@@ -24,7 +26,9 @@
 //      c. sentence gold to a question that asks for a quantity: its numeric claims, each stated;
 //      d. any other gold of at most `maxGoldWords` (9) words that is not a procedure: normalized
 //         exact match, token F1 ≥ 0.5, or the normalized gold contained in an answer of at most
-//         max(40, 4 × gold) tokens; an abstention never matches a free-text gold;
+//         max(40, 4 × gold) tokens; an abstention never matches a free-text gold, nor does an
+//         answer that names the gold only to deny it or as one of alternatives (`Not Canberra`,
+//         `Canberra or Sydney`);
 //      e. a longer free-text gold, or a procedure (steps, menu paths): **ungradable** — token
 //         overlap cannot tell a right answer from a wrong one there, so the rule gives no
 //         verdict (`correct: null`, `ungradable: 'long' | 'procedural'`); accuracy leaves the
@@ -41,7 +45,8 @@ import { claimedValueMatch, goldClaims, numericGoldKind, sentenceClaimsMatch } f
 import { asksForQuantity } from './questionForm.ts';
 import { goldPolarity, isAbstention, yesNoMatch } from './yesNo.ts';
 
-import { answerTokens, normalizeAnswer } from './normalize.ts';
+import { answerTokenSpans, answerTokens, normalizeAnswer } from './normalize.ts';
+import { asksAboutNegation, denied, offeredAsAlternative } from './denial.ts';
 
 export { answerTokens, normalizeAnswer };
 
@@ -140,6 +145,32 @@ export function containsGold(pred: string, gold: string): number {
   return hay.includes(` ${g.join(' ')} `) ? 1 : 0;
 }
 
+/** Where the phrase's normalized tokens stand, in order, in the text: spans of the text. */
+function mentions(text: string, phrase: string): Array<{ start: number; end: number }> {
+  const g = answerTokens(phrase);
+  if (g.length === 0) return [];
+  const spans = answerTokenSpans(text);
+  const out: Array<{ start: number; end: number }> = [];
+  for (let i = 0; i + g.length <= spans.length; i++) {
+    if (g.every((t, j) => spans[i + j]!.token === t)) out.push({ start: spans[i]!.start, end: spans[i + g.length - 1]!.end });
+  }
+  return out;
+}
+
+/**
+ * True when the answer mentions the gold only to deny it ("It is not Canberra.", "Canberra is not
+ * the capital", "Sydney rather than Canberra") or as one of alternatives ("Either Canberra or
+ * Sydney", "Sydney, Melbourne, or Canberra"). Such an answer does not state the gold however many
+ * words it shares with it — the reading numeric golds already get (denial.ts); one mention that
+ * states it ("Canberra, not Sydney.") is enough.
+ */
+export function mentionsOnlyDeniedOrHedged(pred: string, gold: string, question?: string): boolean {
+  const found = mentions(pred, gold);
+  // To "Which feature is not supported?", "Bluetooth is not supported." states the gold.
+  const readDenials = !asksAboutNegation(question);
+  return found.length > 0 && found.every((m) => (readDenials && denied(pred, m.start, m.end)) || offeredAsAlternative(pred, m.start, m.end));
+}
+
 // ---------------------------------------------------------------------------------------------
 // Multiple choice
 
@@ -159,7 +190,7 @@ const LEAD_IN_RE = /^\s*(?:(?:the\s+)?(?:correct\s+|right\s+|final\s+)?(?:answer
  * an explanation after punctuation (`Carbon dioxide, because…`). Undefined when the text names
  * no choice, or several.
  */
-export function inferChoice(answer: string, choices: readonly string[]): number | undefined {
+export function inferChoice(answer: string, choices: readonly string[], question?: string): number | undefined {
   const trimmed = answer.trim().replace(LEAD_IN_RE, '').trim();
   const letter =
     /^\(?([A-Za-z])\)?[.:]?$/.exec(trimmed) ?? /^(?:\(([A-Za-z])\)|([A-Za-z])[).:])(?:\s|$)/.exec(trimmed);
@@ -181,7 +212,61 @@ export function inferChoice(answer: string, choices: readonly string[]): number 
     return cut < 0 ? null : normalizeAnswer(raw.slice(0, cut)) === t;
   };
   const opening = texts.map((t, i) => (t && head(t) ? i : -1)).filter((i) => i >= 0);
-  return opening.length === 1 ? opening[0] : undefined;
+  if (opening.length === 1) return opening[0];
+  if (opening.length > 1) return undefined;
+  // A letter inside a sentence ("B is correct.", "I think B", "The answer is not B; it is A."):
+  // the one choice the text names without denying it.
+  // (To "Which of these is NOT a mammal?", "B is not a mammal." names B.)
+  const negativeQuestion = asksAboutNegation(question);
+  const asserted = new Set(letterMentions(answer, choices.length).filter((m) => negativeQuestion || !m.denied).map((m) => m.index));
+  return asserted.size === 1 ? [...asserted][0] : undefined;
+}
+
+// A choice letter inside a sentence: a capital letter standing as a word (not `U.S.`), optionally
+// in parentheses. It names a choice where one is named: after the start, a clause mark or a word
+// that introduces a pick ("think B", "is A", "not A", "Either A or B"); and, for `A` and `I`, which
+// are also English words ("A city…", "I think…"), only before a clause mark, the end, `or`, or a
+// verb ("A is correct"). A capital letter in parentheses names one anywhere ("London (B)").
+// Lower-case letters are left to the opening forms above (`(b)`, `b.`).
+const LETTER_RE = /(?<![\p{L}\p{N}'’.\-])\(?([A-Z])\)?(?![\p{L}\p{N}'’\-])(?!\.[\p{L}])/gu;
+const LETTER_CUE_BEFORE_RE = /(?:^|[.,;:!?(—–]|(?<![\p{L}])(?:is|be|not|think|pick|choose|chose|select|say|go with|answer|option|choice|letter|probably|definitely|likely|clearly|perhaps|maybe|so|thus|hence|therefore|either|or|than))\s*$/iu;
+const WORD_CUE_BEFORE_RE = /[\p{L}]\s*$/u;
+const LETTER_AFTER_RE = /^\s*(?:$|[.,;:!?)(—–]|(?:is|was|would|seems|appears|looks|must|should|or|because|since)(?![\p{L}]))/iu;
+
+/** The choice letters a text names in its sentences, each with whether the text denies it ("not A", "B is wrong"). */
+function letterMentions(answer: string, nChoices: number): Array<{ index: number; denied: boolean }> {
+  const out: Array<{ index: number; denied: boolean }> = [];
+  for (const m of answer.matchAll(LETTER_RE)) {
+    const index = m[1]!.charCodeAt(0) - 65;
+    if (index >= nChoices) continue;
+    const start = m.index ?? 0;
+    const end = start + m[0].length;
+    const before = answer.slice(Math.max(0, start - 24), start);
+    // A letter in parentheses names a choice wherever it stands: "London (B)".
+    if (m[0].startsWith('(') && m[0].endsWith(')')) {
+      out.push({ index, denied: denied(answer, start, end) });
+      continue;
+    }
+    if (!LETTER_CUE_BEFORE_RE.test(before)) continue;
+    const afterCueWord = WORD_CUE_BEFORE_RE.test(before);
+    if ((!afterCueWord || m[1] === 'A' || m[1] === 'I') && !LETTER_AFTER_RE.test(answer.slice(end))) continue;
+    out.push({ index, denied: denied(answer, start, end) });
+  }
+  return out;
+}
+
+/** The choices the text denies, by letter ("Definitely not A.") or by text ("Not Paris."), and nowhere states. */
+export function deniedChoices(answer: string, choices: readonly string[]): Set<number> {
+  const letters = letterMentions(answer, choices.length);
+  const out = new Set<number>();
+  for (let i = 0; i < choices.length; i++) {
+    const byLetter = letters.filter((m) => m.index === i);
+    const text = choices[i]!.replace(CHOICE_PREFIX_RE, '');
+    const byText = mentions(answer, text).map((m) => denied(answer, m.start, m.end));
+    const all = [...byLetter.map((m) => m.denied), ...byText];
+    if (all.length > 0 && all.every(Boolean)) out.add(i);
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -249,6 +334,9 @@ function goldAccepts(pred: string, gold: string, kind: GoldKind, question: strin
   if (exactMatchOne(pred, gold) === 1) return true;
   // An abstention is never a free-text answer, however many words it shares with the gold.
   if (isAbstention(pred) && !isAbstention(gold)) return false;
+  // A gold the answer names only to deny it, or as one of alternatives, is not its answer, however
+  // many words the two share ("Not Canberra", "Canberra or Sydney" for `Canberra`).
+  if (mentionsOnlyDeniedOrHedged(pred, gold, question)) return false;
   return tokenF1One(pred, gold) >= opts.f1Threshold || containsGold(pred, gold) === 1;
 }
 
@@ -280,7 +368,10 @@ export function scoreAnswer(
   let choice: number | null = null;
   if (isMultipleChoice(question)) {
     // What the answer says beats the index a strategy attached to it: a reader sees the text.
-    const picked = inferChoice(pred, question.choices) ?? result.choice;
+    let picked = inferChoice(pred, question.choices, question.question) ?? result.choice;
+    // A choice the text denies is not picked, whatever index came with it: "Definitely not A."
+    // (Not to "Which of these is NOT a mammal?", where "B is not a mammal." picks B.)
+    if (picked !== undefined && !asksAboutNegation(question.question) && deniedChoices(pred, question.choices).has(picked)) picked = undefined;
     choice = choiceMatch(picked, question.label);
   }
 

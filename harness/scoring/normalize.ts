@@ -24,3 +24,24 @@ export function answerTokens(s: string): string[] {
   return pySplit(normalizeAnswer(s));
 }
 
+
+// The complement of PY_WHITESPACE_RE: the chunks pySplit keeps.
+const PY_CHUNK_RE = /[^\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
+
+/**
+ * The answer's tokens (as `answerTokens` gives them) with the span of text each comes from, its
+ * leading and trailing punctuation left out, so a rule can read the words around a phrase the
+ * normalized answer contains ("It is not Canberra.").
+ */
+export function answerTokenSpans(s: string): Array<{ token: string; start: number; end: number }> {
+  const out: Array<{ token: string; start: number; end: number }> = [];
+  for (const m of s.matchAll(PY_CHUNK_RE)) {
+    const chunk = m[0];
+    const lead = /^[^\p{L}\p{N}]*/u.exec(chunk)![0].length;
+    const trail = /[^\p{L}\p{N}]*$/u.exec(chunk)![0].length;
+    const start = (m.index ?? 0) + Math.min(lead, chunk.length);
+    const end = Math.max(start, (m.index ?? 0) + chunk.length - trail);
+    for (const token of pySplit(normalizeAnswer(chunk))) out.push({ token, start, end });
+  }
+  return out;
+}

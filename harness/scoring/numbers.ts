@@ -8,11 +8,14 @@
 //     (`pages 5 - 7`, `5-7`), or accounting parentheses around an amount that looks like money:
 //     a currency, thousands separators or decimals (`(1,234)`, `$(1,234)`, `(12.5)`); a bare small
 //     integer in parentheses is a label (`see step (5)`), not a negative;
-//   - currency: `$ € £ ¥ ₹` or a code (`USD`, `US$`, `EUR`, `GBP`, `JPY`, `INR`) just before it;
+//   - currency: `$ € £ ¥ ₹` or a code (`USD`, `US$`, `EUR`, `GBP`, `JPY`, `INR`) just before it,
+//     or a currency word or code after it and its scale (`1.2 billion euros`, `500 million yen`,
+//     `1.2 billion USD`, `3 million pounds`);
 //   - magnitude: the words thousand/million/billion/trillion (singular or plural) always; the
 //     abbreviations k, m, mm, mn, b, bn, t, tn only after a currency (`$3.7B`, `USD 450 mn`),
 //     because without one `5 m`, `250 MB` or `3 mm` are units, not magnitudes;
-//   - percent: `%`, `percent`, `per cent`, `pct`;
+//   - percent: `%`, `percent`, `per cent`, `pct`; `basis points` are hundredths of a percent
+//     (`15 basis points` is 0.15%);
 //   - unit: the next word, or the word after a qualifier (`5 working days`, `8 business hours`
 //     are in days and hours); a function word (`in`, `of`, `and`…) is no unit. `canonicalUnit`
 //     maps known units (time, length, data, bit rates, frequency, pixels, sound…) to a dimension
@@ -20,7 +23,8 @@
 //   - precision: the decimals as written (`1.6` has 1), and whether an approximation word stands
 //     before it (`about 22 dB`, `~90%`, `approximately $20 billion`);
 //   - negation: a number the text denies (`not 25`, `isn't 25`, `rather than 25`, `instead of
-//     25`) is flagged `negated`; a bound (`not more than 25`, `not less than 25`) is not a denial;
+//     25`) is flagged `negated`; a bound (`not more than 25`, `not less than 25`) is not a denial
+//     (denial.ts, which dates, choices and text golds share);
 //   - role: `date` for the day and year of a date (`December 31, 2017`, `2023-01-28`), `time`
 //     for the figures of a time of day (`2:30 PM`), `label` for a number that names a thing
 //     (`page 5`, `step (5)`, `Note 12`, `Item 7`), `range` for the ends of a range (`3-5 days`,
@@ -32,6 +36,7 @@
 import { RecentTexts } from './recentTexts.ts';
 import { findWordNumbers } from './numberWords.ts';
 import { findDates, findTimes } from './dates.ts';
+import { deniedBefore } from './denial.ts';
 
 export { findDates, findTimes, type DateParts, type TimeOfDay } from './dates.ts';
 
@@ -88,11 +93,6 @@ const LABEL_BEFORE_RE =
   /(?<![\p{L}])(?:pages?|pp?\.|steps?|notes?|items?|sections?|§|figures?|fig\.|tables?|exhibits?|footnotes?|chapters?|parts?|lines?|rows?|columns?|paragraphs?|clauses?|rules?|questions?|options?|no\.|#)\s*\(?\s*$/iu;
 const RANGE_BEFORE_RE = /\p{N}\s*[-–—]\s*$/u;
 const APPROX_BEFORE_RE = /(?:(?<![\p{L}])(?:about|approximately|approx\.?|around|roughly|nearly|almost|circa|some|an estimated|estimated)|~|≈|(?<![\p{L}])c\.)\s*$/iu;
-// A denial right before the number, in the same clause: `not 25`, `isn't 25`, `rather than 25`.
-const NEGATION_BEFORE_RE = /(?:(?<![\p{L}])(?:not|never|no longer|rather than|instead of|other than)|n['’]t)((?:\s+[\p{L}'’]+){0,3})\s*$/iu;
-// …unless the words between make it a bound: `not more than 25`, `not less than 25`.
-const BOUND_WORDS_RE = /(?<![\p{L}])(?:more|less|fewer|greater|higher|lower|later|earlier|sooner|longer|shorter|over|under|above|below|exceed\w*|beyond|only|just|least|most|until|before|after)(?![\p{L}])/iu;
-
 const MAGNITUDE_WORDS: Record<string, number> = {
   thousand: 1e3,
   million: 1e6,
@@ -112,6 +112,38 @@ const MAGNITUDE_ABBREVIATIONS: Record<string, number> = {
 const MAGNITUDE_WORD_RE = /^\s*(thousand|million|billion|trillion)s?(?![\p{L}\p{N}])/iu;
 const MAGNITUDE_ABBR_RE = /^\s?(k|mm|mn|m|bn|b|tn|t)(?![\p{L}\p{N}])/iu;
 const PERCENT_RE = /^\s*(?:%|per\s?cent(?![\p{L}])|pct(?![\p{L}]))/iu;
+// A currency written after the amount, as a word or a code: `1.2 billion euros`, `500 million
+// yen`, `1.2 billion USD`, `£`-less `3 million pounds sterling`. Without this, `1.2 billion
+// euros` read as 1.2e9 with an unknown unit word, which is never compared, so it matched
+// `$1.2 billion`. A bare `pounds` is money only after a scale word (`3 million pounds`): `3
+// pounds` may be a weight.
+const CURRENCY_WORDS: Array<[RegExp, string]> = [
+  [/^(?:U\.?S\.?\s+dollars?|dollars?|USD|US\$)/iu, 'USD'],
+  [/^(?:canadian\s+dollars?|CAD)/iu, 'CAD'],
+  [/^(?:australian\s+dollars?|AUD)/iu, 'AUD'],
+  [/^(?:euros?|EUR)/iu, 'EUR'],
+  [/^(?:pounds?\s+sterling|sterling|GBP)/iu, 'GBP'],
+  [/^(?:yen|JPY)/iu, 'JPY'],
+  [/^(?:yuan|renminbi|RMB|CNY)/iu, 'CNY'],
+  [/^(?:swiss\s+francs?|CHF)/iu, 'CHF'],
+  [/^(?:rupees?|INR)/iu, 'INR'],
+];
+const POUNDS_RE = /^pounds?/iu;
+// A basis point is a hundredth of a percentage point: `15 basis points` is 0.15%, not 15%. (The
+// abbreviations `bp`/`bps`, which also mean bits per second, are read as basis points only beside
+// a percentage: numericJudge.ts.)
+const BASIS_POINTS_RE = /^\s*basis[\s-]+points?(?![\p{L}])/iu;
+
+/** The currency word or code at the start of `after` and its length, or null. */
+function currencyAfter(after: string, scaled: boolean): { code: string; length: number } | null {
+  const lead = /^\s*/.exec(after)![0].length;
+  const rest = after.slice(lead);
+  for (const [re, code] of scaled ? [...CURRENCY_WORDS, [POUNDS_RE, 'GBP'] as [RegExp, string]] : CURRENCY_WORDS) {
+    const m = re.exec(rest);
+    if (m && !/^[\p{L}\p{N}]/u.test(rest.slice(m[0].length))) return { code, length: lead + m[0].length };
+  }
+  return null;
+}
 // A unit word: letters, and the `/m³` of `µg/m³`; `°C` counts.
 const UNIT_WORD_RE = /^[\s-]*(°?[\p{L}µ]+(?:\/[\p{L}µ]+[²³23]?)?)/u;
 const FUNCTION_WORDS = new Set(
@@ -209,12 +241,19 @@ function readNumbers(text: string): Parsed {
     if (word) {
       magnitude = MAGNITUDE_WORDS[word[1]!.toLowerCase()]!;
       after = after.slice(word[0].length);
-    } else if (currency) {
+    } else {
+      // An abbreviation is a scale only beside a currency: `$3.7B`, `3.7bn euros` (`5 m` is metres).
       const abbr = MAGNITUDE_ABBR_RE.exec(after);
-      if (abbr) {
+      if (abbr && (currency || currencyAfter(after.slice(abbr[0].length), true))) {
         magnitude = MAGNITUDE_ABBREVIATIONS[abbr[1]!.toLowerCase()]!;
         after = after.slice(abbr[0].length);
       }
+    }
+    const curWord = currencyAfter(after, magnitude !== 1);
+    if (curWord) {
+      // `$1.2 billion USD` states one currency twice; a prefix currency wins if they differ.
+      currency ??= curWord.code;
+      after = after.slice(curWord.length);
     }
     if (openParen && /^\s*\)/.test(after)) {
       // `(1,234)` and `$(12.5)` are accounting negatives; `(5)` after `step` is a label.
@@ -225,10 +264,17 @@ function readNumbers(text: string): Parsed {
       }
     }
     let percent = false;
+    let decimals = t.decimals;
     const pct = PERCENT_RE.exec(after);
+    const bp = pct ? null : BASIS_POINTS_RE.exec(after);
     if (pct) {
       percent = true;
       after = after.slice(pct[0].length);
+    } else if (bp) {
+      percent = true;
+      value /= 100;
+      decimals += 2;
+      after = after.slice(bp[0].length);
     }
     const unit = percent ? null : readUnit(after);
 
@@ -247,9 +293,9 @@ function readNumbers(text: string): Parsed {
       text: digits,
       index,
       role: inSpan(dateSpans) ? 'date' : inSpan(timeSpans) ? 'time' : label ? 'label' : null,
-      decimals: t.decimals,
+      decimals,
       approx,
-      negated: isNegated(text, index),
+      negated: deniedBefore(text, index),
       word: t.word,
     });
     // A range's second number is a label when its first one is (`pages 5 - 7`).
@@ -259,13 +305,6 @@ function readNumbers(text: string): Parsed {
     }
   }
   return { numbers: out, ranges: readRanges(text, out) };
-}
-
-/** The clause before the number denies it (`It is not 25`), and does not bound it (`not more than 25`). */
-function isNegated(text: string, index: number): boolean {
-  const clause = text.slice(Math.max(0, index - 40), index).split(/[.;!?]|,\s*(?:but|and)\b/).pop()!.replace(/[$€£¥₹(\s\-−]+$/u, '');
-  const m = NEGATION_BEFORE_RE.exec(clause);
-  return m !== null && !BOUND_WORDS_RE.test(m[1] ?? '');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -49,6 +49,7 @@ import {
   type QuestionUnit,
 } from './numbers.ts';
 import { asksForQuantity, expectedQuantity, questionUnit } from './questionForm.ts';
+import { deniedBefore } from './denial.ts';
 
 export type NumericGoldKind = 'year' | 'date' | 'time' | 'range' | 'number';
 
@@ -114,8 +115,21 @@ function readGoldKind(gold: string, shortAnswerWords: number): NumericGoldKind |
   return 'number';
 }
 
+// `bp`/`bps` beside a percentage are basis points (`15 bps` = 0.15%), not bits per second: a
+// percentage and a bit rate are never the same quantity, so the reading costs nothing elsewhere.
+const isBpAbbreviation = (n: ParsedNumber) => !n.percent && n.magnitude === 1 && n.currency === null && /^bps?$/i.test(n.unit ?? '');
+const asBasisPoints = (n: ParsedNumber): ParsedNumber => ({ ...n, value: n.value / 100, scaled: n.scaled / 100, percent: true, unit: null, decimals: n.decimals + 2 });
+
+/** The pair with a `bp`/`bps` figure read as a percentage when the other side is one. */
+function withBasisPoints(pred: ParsedNumber, gold: ParsedNumber): [ParsedNumber, ParsedNumber] {
+  if (gold.percent && isBpAbbreviation(pred)) return [asBasisPoints(pred), gold];
+  if (pred.percent && isBpAbbreviation(gold)) return [pred, asBasisPoints(gold)];
+  return [pred, gold];
+}
+
 /** Do the stated units of the two numbers agree (compared when both state one)? */
-export function unitsAgree(pred: ParsedNumber, gold: ParsedNumber): boolean {
+export function unitsAgree(predIn: ParsedNumber, goldIn: ParsedNumber): boolean {
+  const [pred, gold] = withBasisPoints(predIn, goldIn);
   const pu = canonicalUnit(pred.unit);
   const gu = canonicalUnit(gold.unit);
   const pctVsScale = (a: ParsedNumber, b: ParsedNumber) => a.percent && (b.magnitude !== 1 || b.currency !== null || canonicalUnit(b.unit) !== null);
@@ -134,7 +148,8 @@ function currencyCode(c: string): string {
 }
 
 /** Value match after unit agreement; known units of one dimension compare in base units. */
-export function quantityMatches(pred: ParsedNumber, gold: ParsedNumber, tol: NumericTolerance = {}, q: QuestionUnit = NO_QUESTION_UNIT): boolean {
+export function quantityMatches(predIn: ParsedNumber, goldIn: ParsedNumber, tol: NumericTolerance = {}, q: QuestionUnit = NO_QUESTION_UNIT): boolean {
+  const [pred, gold] = withBasisPoints(predIn, goldIn);
   if (!unitsAgree(pred, gold)) return false;
   const pu = canonicalUnit(pred.unit);
   const gu = canonicalUnit(gold.unit);
@@ -225,7 +240,9 @@ function enumerates(pred: string, cands: readonly ParsedNumber[]): boolean {
 
 /** The answer names the gold's date: every part the gold states agrees, and no other date is offered. */
 function dateMatch(pred: string, gold: DateParts): boolean {
-  const dates = findDates(pred);
+  // A denied date is no claim, as a denied number is none: "Not March 5, 2021; it closed on
+  // April 9, 2021." claims April 9 only.
+  const dates = findDates(pred).filter((d) => !deniedBefore(pred, d.start));
   const agrees = (d: DateParts) =>
     (gold.year === null || d.year === gold.year) && (gold.month === null || d.month === gold.month) && (gold.day === null || d.day === gold.day);
   const distinct = new Set(dates.map((d) => `${d.year}-${d.month}-${d.day}`));
@@ -234,7 +251,7 @@ function dateMatch(pred: string, gold: DateParts): boolean {
 
 /** The answer names the gold's time of day (`14:00` = `2 PM`), and offers no other as an alternative. */
 function timeMatch(pred: string, minutes: number): boolean {
-  const times = findTimes(pred);
+  const times = findTimes(pred).filter((t) => !deniedBefore(pred, t.start));
   const distinct = new Set(times.map((t) => t.minutes));
   return distinct.has(minutes) && distinct.size <= 2 && !(distinct.size === 2 && ALTERNATIVE_RE.test(pred));
 }

@@ -13,7 +13,10 @@
 // "unknown") has no polarity. Otherwise the first answer word (yes/no/true/false) decides: the
 // answer's first word, or a word closing a clause ("Overall, no: it declined"), or `yes`
 // anywhere; `no` inside a phrase ("no evidence of") is not an answer word. "not yes" is no.
-// "yes and no" / "yes or no" hedge: no polarity.
+// "yes and no" / "yes or no" hedge: no polarity; so does an answer whose yes and no each answer
+// on their own ("Yes. Actually, no.", "No. Yes, it is."), and a yes/no that stands alone beats a
+// `no` that opens a phrase ("No evidence suggests otherwise, so yes." is yes). Colloquial forms
+// (yep, yeah, nope…) count, and an opening "Correct," / "Incorrect," answers yes / no.
 import { answerTokens } from './normalize.ts';
 
 export type Polarity = 'yes' | 'no';
@@ -76,6 +79,15 @@ export function isAbstention(pred: string): boolean {
   return ABSTAIN_RE.test(pred);
 }
 
+// Colloquial answer words, read like yes and no in an answer (not in a gold).
+const PRED_POLARITY: Record<string, Polarity> = { ...POLARITY, yep: 'yes', yup: 'yes', yeah: 'yes', nope: 'no', nah: 'no' };
+// An answer that opens by agreeing or disagreeing with the question: "Correct, remote work is
+// allowed." / "Incorrect: it is not." Only as the answer's first word and before a clause mark.
+const OPENING_VERDICT: Record<string, Polarity> = { correct: 'yes', incorrect: 'no' };
+// A contradiction needs a word that answers on its own, which only yes and no (and their
+// colloquial forms) do: "No, that is true." is not one.
+const STANDALONE = new Set(['yes', 'yep', 'yup', 'yeah', 'no', 'nope', 'nah']);
+
 /** The answer's yes/no verdict (rules above), or null when it gives none. */
 export function predictionPolarity(pred: string): Polarity | null {
   if (isAbstention(pred)) return null;
@@ -83,21 +95,40 @@ export function predictionPolarity(pred: string): Polarity | null {
   // Tokens with their following punctuation, so we can tell clause-closing words.
   const re = /[\p{L}\p{N}']+|[.,;:!?—–-]/gu;
   const raw = [...pred.matchAll(re)].map((m) => m[0].toLowerCase());
+  const isMark = (t: string | undefined) => t !== undefined && /^[.,;:!?—–-]$/.test(t);
+  // Every answer word, strong or weak. A strong one answers on its own: a yes/no that closes a
+  // clause ("No.", "…, so yes.", "Actually, no:") or a `yes` opening one ("Yes it is"). A weak
+  // one only may: a `no` opening a clause before a word ("No evidence suggests otherwise" — the
+  // determiner of "no evidence", or "No it isn't"), a `yes` inside a clause, true/false.
+  // Strong words decide, and strong words of both polarities contradict each other ("Yes.
+  // Actually, no: …", "No. Yes, it is transferable.") — no verdict; with none, the first weak
+  // word decides, as before.
+  const strong: Polarity[] = [];
+  let weak: Polarity | null = null;
   for (let i = 0; i < raw.length; i++) {
     const t = raw[i]!;
-    const p = POLARITY[t];
-    if (!p) continue;
     const prevWord = raw[i - 1];
     const next = raw[i + 1];
-    const opensAnswer = i === 0 || (prevWord !== undefined && /^[.,;:!?—–-]$/.test(prevWord)) || prevWord === 'answer';
-    const closesClause = next === undefined || /^[.,;:!?—–-]$/.test(next);
+    const closesClause = next === undefined || isMark(next);
+    const opening = OPENING_VERDICT[t];
+    if (opening && i === 0 && closesClause) {
+      weak ??= opening;
+      continue;
+    }
+    const p = PRED_POLARITY[t];
+    if (!p) continue;
+    const opensAnswer = i === 0 || isMark(prevWord) || prevWord === 'answer';
     const negated = prevWord === 'not';
-    const counts = t === 'yes' || opensAnswer || closesClause || negated;
+    const isYes = p === 'yes' && t !== 'true';
+    const counts = isYes || opensAnswer || closesClause || negated;
     if (!counts) continue;
-    if (t === 'no' && !closesClause && next !== undefined && NO_PHRASE_NEXT.has(next)) continue;
-    return negated ? FLIP[p] : p;
+    if (p === 'no' && !closesClause && next !== undefined && NO_PHRASE_NEXT.has(next)) continue;
+    const said = negated ? FLIP[p] : p;
+    if (STANDALONE.has(t) && !negated && (closesClause || (isYes && opensAnswer))) strong.push(said);
+    else weak ??= said;
   }
-  return null;
+  if (strong.length > 0) return strong.every((p) => p === strong[0]) ? strong[0]! : null;
+  return weak;
 }
 
 /** null unless some gold answer is yes/no; else 1 when the prediction's polarity agrees with one. */

@@ -79,6 +79,22 @@ export function normalizeTitle(title: string): string {
   return normText(t).replace(/(\p{L}{3,})\d{1,2}\b/gu, '$1');
 }
 
+/** Words an initialism leaves out ("Missiles and Fire Control" is MFC). */
+const INITIALISM_SKIP = new Set(['and', 'of', 'the', 'for', 'in', 'on', 'to', 'a', 'an']);
+
+/**
+ * `short` is an initialism of the normalized title `long`: three to six capitals, one word, spelling
+ * the initials of its words (small words left out). A bookmark may abbreviate the heading it points
+ * at ("MFC" for "Missiles and Fire Control"), as a reader sees at once; two letters ("IT") say too
+ * little to be matched this way.
+ */
+function isInitialism(short: string, long: string): boolean {
+  const s = short.trim();
+  if (!/^[A-Z]{3,6}$/.test(s)) return false;
+  const words = long.split(' ').filter((w) => w && !INITIALISM_SKIP.has(w));
+  return words.length === s.length && words.map((w) => w[0]).join('') === s.toLowerCase();
+}
+
 export function titlesMatch(a: string, b: string): boolean {
   const x = normalizeTitle(a);
   const y = normalizeTitle(b);
@@ -86,6 +102,7 @@ export function titlesMatch(a: string, b: string): boolean {
   if (x === y) return true;
   // text layers that split words ("Typ es and Values", "R EFERENCES")
   if (x.replace(/ /g, '') === y.replace(/ /g, '')) return true;
+  if (isInitialism(a, y) || isInitialism(b, x)) return true;
   const A = new Set(x.split(' '));
   const B = new Set(y.split(' '));
   let inter = 0;

@@ -23,6 +23,19 @@ describe('title normalisation and matching', () => {
     expect(titlesMatch('Revenue', 'Income Taxes')).toBe(false);
     expect(titlesMatch('', 'Revenue')).toBe(false);
   });
+
+  it('matches an initialism with the title it abbreviates, as a reader does (a bookmark "MFC" over "Missiles and Fire Control")', () => {
+    expect(titlesMatch('MFC', 'Missiles and Fire Control')).toBe(true);
+    expect(titlesMatch('Rotary and Mission Systems', 'RMS')).toBe(true);
+    expect(titlesMatch('MD&A', "Management's Discussion & Analysis")).toBe(false); // not one word of capitals
+    // counter-examples: other initials, too few letters, not in capitals, a title of one word
+    expect(titlesMatch('MFC', 'Missiles and Fire')).toBe(false);
+    expect(titlesMatch('RMS', 'Missiles and Fire Control')).toBe(false);
+    expect(titlesMatch('IT', 'Income Taxes')).toBe(false);
+    expect(titlesMatch('Mfc', 'Missiles and Fire Control')).toBe(false);
+    expect(titlesMatch('SPACE', 'Space')).toBe(true); // the same word, matched as before
+    expect(titlesMatch('TAX', 'Taxes')).toBe(false);
+  });
 });
 
 describe('compareTrees', () => {

@@ -56,7 +56,7 @@ const ENTRY_KINDS = {
       prompts: z.record(z.string(), z.string().min(1)).optional(),
     })
     .strict(),
-  module: z.object({ module: z.string().min(1), ...entryCommon }).strict(),
+  module: z.object({ module: z.string().min(1), ...entryCommon, timeoutMs }).strict(),
   command: z
     .object({
       command: z.array(z.string().min(1), { error: 'expected the program and its arguments as a list, e.g. [python3, ./retriever.py]' }).min(1),
@@ -175,7 +175,7 @@ export type RunConfig = z.infer<typeof configSchema>;
 /** Where a strategy entry's code is: a built-in, or one of the three plugin doors. */
 export type StrategySource =
   | { kind: 'builtin' }
-  | { kind: 'module'; path: string }
+  | { kind: 'module'; path: string; timeoutMs: number }
   | { kind: 'command'; argv: string[]; cwd: string; env?: Record<string, string>; timeoutMs: number }
   | { kind: 'url'; url: string; headers?: Record<string, string>; timeoutMs: number };
 
@@ -310,8 +310,9 @@ export function validateConfig(
     } else if (kinded.kind === 'module') {
       const abs = resolve(baseDir, e.module!);
       if (!existsSync(abs)) return fail(keyPath, `${e.module}: no such file (paths are relative to the config's folder, ${baseDir})`);
+      if (!statSync(abs).isFile()) return fail(keyPath, `${e.module}: not a file (a module entry names its .ts or .js file, made with defineStrategy)`);
       hashFile(abs);
-      source = { kind: 'module', path: abs };
+      source = { kind: 'module', path: abs, timeoutMs: e.timeoutMs! };
       name = `module:${e.module}`;
       id = e.id ?? basename(abs).replace(/\.(m|c)?[jt]s$/, '');
     } else if (kinded.kind === 'command') {

@@ -14,8 +14,9 @@
 //     after an exit;
 //   - the run is interrupted (Ctrl-C): the questions in flight stop waiting at once (no record);
 //   - the worker exits: a new process is started for the next request. A question that was in
-//     flight beside others when it exited is sent again, alone (nothing else in flight), so that
-//     only the question that crashes the worker on its own gets the error record; after
+//     flight when it exited is sent again, alone (nothing else in flight), and again to a fresh
+//     process if the one that exited had answered others first (a worker that recycles itself),
+//     so that only the question that crashes a fresh worker on its own gets the error record; after
 //     `maxCrashes` exits in a row without one answer, later requests fail at once instead of
 //     restarting it forever;
 //   - a command that cannot start (no such program): an error before the run starts.
@@ -61,7 +62,12 @@ export class WorkerError extends Error {
 }
 
 /** The worker exited while the question was in flight. */
-class WorkerCrash extends WorkerError {}
+class WorkerCrash extends WorkerError {
+  /** Replies the exited process gave before it exited: > 0, it was no fresh process for this question. */
+  constructor(message: string, readonly answeredBefore: number) {
+    super(message);
+  }
+}
 
 const STDERR_TAIL = 600;
 
@@ -76,6 +82,8 @@ export class StrategyWorker {
   /** Requests sent so far, and the latest of them answered: a worker answering none sent at or after a timed-out one is stuck. */
   private sent = 0;
   private latestAnswered = 0;
+  /** Replies per process: a question sent alone to a process that had answered others is retried on a fresh one after an exit. */
+  private readonly answeredBy = new WeakMap<ChildProcessWithoutNullStreams, number>();
   /** Broken stdout lines no question could be blamed for (several in flight): a timeout says how many came while it waited. */
   private strayLines = 0;
   /** Processes killed for being stuck: their exit is a restart, not a crash toward `maxCrashes`. */
@@ -153,6 +161,8 @@ export class StrategyWorker {
       return;
     }
     this.crashes = 0;
+    const child = this.pending.get(id as string)!.child;
+    this.answeredBy.set(child, (this.answeredBy.get(child) ?? 0) + 1);
     this.latestAnswered = Math.max(this.latestAnswered, this.pending.get(id as string)!.seq);
     this.settle(id as string, reply);
   }
@@ -169,7 +179,7 @@ export class StrategyWorker {
     const tail = this.stderrTail.trim() ? `; stderr ends: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
     this.log.write(`[treebench] worker ${how}\n`);
     if (this.crashes >= (this.opts.maxCrashes ?? 3)) this.brokenReason = `the worker ${how} ${this.crashes} times in a row without answering${tail}`;
-    for (const [id, p] of [...this.pending]) if (p.child === child) this.settle(id, new WorkerCrash(`the worker ${how} while answering this question${tail}`));
+    for (const [id, p] of [...this.pending]) if (p.child === child) this.settle(id, new WorkerCrash(`the worker ${how} while answering this question${tail}`, this.answeredBy.get(child) ?? 0));
   }
 
   private settle(id: string, outcome: unknown): void {
@@ -209,8 +219,20 @@ export class StrategyWorker {
       if (!(err instanceof WorkerCrash)) throw err;
     }
     // It was in flight when the worker exited, maybe beside the question that made it exit: again,
-    // alone. An exit now is its own.
-    return this.alone(() => this.attempt(questionId, request, timeoutMs));
+    // alone. An exit now is its own — unless that process had answered other questions first: a
+    // worker that recycles itself (exits after N answers, or is killed for its memory) may go
+    // just as this question reaches it, so it goes once more, alone, to a fresh process. Only an
+    // exit of a fresh process with this one question in flight is this question's error; the
+    // crash count still ends a worker that never answers.
+    return this.alone(async () => {
+      for (;;) {
+        try {
+          return await this.attempt(questionId, request, timeoutMs);
+        } catch (err) {
+          if (!(err instanceof WorkerCrash) || err.answeredBefore === 0) throw err;
+        }
+      }
+    });
   }
 
   private async alone<T>(fn: () => Promise<T>): Promise<T> {
@@ -246,7 +268,7 @@ export class StrategyWorker {
         // The next request starts a new process; the questions in flight beside this one go
         // again, alone, as after an exit.
         this.child = null;
-        for (const [id, p] of [...this.pending]) if (p.child === child) this.settle(id, new WorkerCrash('the worker was restarted, stuck on another question'));
+        for (const [id, p] of [...this.pending]) if (p.child === child) this.settle(id, new WorkerCrash('the worker was restarted, stuck on another question', this.answeredBy.get(child) ?? 0));
         this.killedStuck.add(child);
         child.kill('SIGKILL');
       }, timeoutMs);

@@ -434,7 +434,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       notRun++;
       return;
     }
-    const { record, failure } = await runOneDetailed(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, strategyFor, ...(judge ? { judge } : {}), ...(grounder ? { grounder } : {}), ...(scorers ? { scorers: scorers.scorers } : {}) });
+    const { record, failure } = await runOneDetailed(task, { runId: manifest.runId, corpus: data.corpus, door, seed: config.run.seed, scoring: config.scoring, strategyFor, stop: stopCalls.signal, ...(judge ? { judge } : {}), ...(grounder ? { grounder } : {}), ...(scorers ? { scorers: scorers.scorers } : {}) });
     const kind: FailureKind | null = failure === undefined ? null : classifyFailure(failure);
     breaker.record(kind, record.error ?? '');
     if (breaker.open) stopCalls.abort(new Error(breaker.reason!));
@@ -541,6 +541,59 @@ interface TaskEnv {
   grounder?: LlmJudge;
   /** Custom scorers (`scoring.scorers`): their values go into `record.custom`. */
   scorers?: readonly Scorer[];
+  /** The run's stop (Ctrl-C, a tripped breaker): a strategy still running then is abandoned, not waited for. */
+  stop?: AbortSignal;
+}
+
+/** A module plugin that did not return within its `timeoutMs`: its work is abandoned. */
+export class StrategyTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`the module did not return within timeoutMs (${timeoutMs} ms); its work was abandoned`);
+    this.name = 'StrategyTimeoutError';
+  }
+}
+
+/**
+ * The strategy's result, unless the run stops first (rejected with an AbortError: the task is
+ * left for --resume) or, for a module plugin, its `timeoutMs` passes (120 s by default, as a
+ * worker's or a service's; rejected with a StrategyTimeoutError: an error record). Built-ins only
+ * await the metered door, which the stop aborts; a plugin's own code may await something that
+ * never settles, and would otherwise hold its task, and a Ctrl-C, for ever. Abandoned work goes
+ * on in the background, its calls refused once the run stops.
+ */
+function untilDeadline<T>(work: Promise<T>, timeoutMs: number | undefined, stop: AbortSignal | undefined): Promise<T> {
+  if (timeoutMs === undefined && !stop) return work;
+  return new Promise<T>((resolve, reject) => {
+    // Whichever comes first settles the task and clears the others (an abandoned task's timer
+    // would otherwise keep the process alive after the run).
+    const done = () => {
+      clearTimeout(timer);
+      stop?.removeEventListener('abort', onStop);
+    };
+    const onStop = () => {
+      done();
+      reject(Object.assign(new Error(`stopped while the strategy was running: ${String((stop?.reason as Error | undefined)?.message ?? stop?.reason ?? '')}`), { name: 'AbortError' }));
+    };
+    const timer =
+      timeoutMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            done();
+            reject(new StrategyTimeoutError(timeoutMs));
+          }, timeoutMs);
+    if (stop?.aborted) onStop();
+    else stop?.addEventListener('abort', onStop, { once: true });
+    work.then(
+      (v) => {
+        done();
+        resolve(v);
+      },
+      (e: unknown) => {
+        done();
+        reject(e);
+      },
+    );
+  });
 }
 
 /** The cache mode of a run: the option (CLI) over `cache.mode` over `cache.enabled`. */
@@ -585,7 +638,7 @@ export async function runOneDetailed(task: { spec: StrategySpec; question: Quest
   let error: string | null = null;
   let failure: unknown;
   try {
-    result = await (env.strategyFor ?? ((s: StrategySpec) => getStrategy(s.strategy)))(spec).run(toQuestionInput(question), ctx, spec.params);
+    result = await untilDeadline((env.strategyFor ?? ((s: StrategySpec) => getStrategy(s.strategy)))(spec).run(toQuestionInput(question), ctx, spec.params), spec.source?.kind === 'module' ? spec.source.timeoutMs : undefined, env.stop);
   } catch (err) {
     // A budget refusal that escaped the strategy is not an error: the record says which ran out.
     if (!isBudgetExhausted(err)) {

@@ -88,6 +88,55 @@ export const helper = 1;
   }, 30_000);
 });
 
+// A module's own code may await something that never settles (a tester's plugin did): the run
+// must neither hang on it nor make a Ctrl-C wait for ever.
+const HANGS = `
+import { defineStrategy } from '${INDEX}';
+export default defineStrategy({
+  name: 'hangs-on-two',
+  async run(request) {
+    if (request.questionId === 'sample-002') await new Promise(() => {});
+    return { answer: 'x', evidence: [] };
+  },
+});
+`;
+
+describe('a module that never returns', () => {
+  it('is an error record after its timeoutMs, and the run goes on', async () => {
+    const d = dir({ 'hangs.ts': HANGS });
+    const started = performance.now();
+    const out = await runBenchmark(base(d, [{ id: 'h', module: './hangs.ts', timeoutMs: 300 }]), { baseDir: d, limit: 3 });
+    expect(performance.now() - started).toBeLessThan(20_000);
+    const byQ = Object.fromEntries(out.records.map((r) => [r.questionId, r.error]));
+    expect(byQ['sample-002']).toBe('StrategyTimeoutError: the module did not return within timeoutMs (300 ms); its work was abandoned');
+    expect(byQ['sample-001']).toBeNull();
+    expect(byQ['sample-003']).toBeNull();
+  }, 30_000);
+
+  it('does not hold an interrupted run: the task is left for --resume', async () => {
+    const d = dir({ 'hangs.ts': HANGS });
+    const stop = new AbortController();
+    // Interrupt once the other questions are written (the default timeoutMs, 120 s, is far off).
+    const out = runBenchmark(base(d, [{ id: 'h', module: './hangs.ts' }]), {
+      baseDir: d,
+      limit: 3,
+      signal: stop.signal,
+      onProgress: (p) => {
+        if (p.phase === 'run' && p.done === 2) setTimeout(() => stop.abort(new Error('interrupted (Ctrl-C)')), 50);
+      },
+    });
+    const result = await out;
+    expect(result.stopped?.interrupted).toBe(true);
+    expect(result.stopped?.notRun).toBe(1);
+    expect(result.records.map((r) => r.questionId).sort()).toEqual(['sample-001', 'sample-003']);
+  }, 30_000);
+
+  it('a module path that is a folder is a config error naming the field', () => {
+    const d = dir({ 'hangs.ts': HANGS });
+    expect(() => validateConfig(base(d, [{ id: 'h', module: '.' }]), () => 'x.yaml', d)).toThrow(/strategies\[0\]\.module: \.: not a file/);
+  });
+});
+
 describe('plugin errors found when the run starts', () => {
   it('name the config file and line of the entry, like the errors of the config itself', async () => {
     const d = dir({ 'broken.mjs': 'export default (;\n' });

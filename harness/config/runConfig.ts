@@ -421,7 +421,7 @@ export function validateConfig(
   (config.scoring.scorers ?? []).forEach((file, i) => {
     const abs = resolve(baseDir, file);
     const path = ['scoring', 'scorers', i];
-    if (!/\.(m|c)?[jt]s$/.test(abs)) errors.push(`  ${where(path)} ${formatPath(path)}: ${file}: a scorer is a .ts, .mts, .js or .mjs module made with defineScorer`);
+    if (!/\.(m|c)?[jt]s$/.test(abs)) errors.push(`  ${where(path)} ${formatPath(path)}: ${file}: a scorer is a .ts, .mts, .cts, .js, .mjs or .cjs module made with defineScorer`);
     else if (!existsSync(abs)) errors.push(`  ${where(path)} ${formatPath(path)}: ${file}: no such file (paths are relative to the config's folder, ${baseDir})`);
     else hashFile(abs);
   });

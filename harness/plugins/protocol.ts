@@ -185,7 +185,7 @@ function traceStep(s: unknown, at: string): TraceStep {
     return v;
   };
   const source = str('source');
-  if (source !== undefined && !SOURCES.has(source)) throw new ProtocolError(`expected one of llm, value, prior, rule, got "${source}"`, `${at}.source`);
+  if (source !== undefined && !SOURCES.has(source)) throw new ProtocolError(`expected one of ${[...SOURCES].join(', ')}, got "${source}"`, `${at}.source`);
   const step: TraceStep = {
     step: 0,
     // Actions outside treebench's own set are kept as written (a plugin's own vocabulary).

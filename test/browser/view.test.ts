@@ -46,7 +46,8 @@ function plant(run: string, manifestEdit: (m: Record<string, unknown>) => void, 
   const m = JSON.parse(readFileSync(mPath, 'utf8')) as Record<string, unknown>;
   manifestEdit(m);
   writeFileSync(mPath, JSON.stringify(m, null, 2));
-  writeFileSync(join(dir, run, 'records.jsonl'), records(run).map((r, i) => JSON.stringify(recordEdit(r, i)) + '\n').join(''));
+  // A run writes its id into every record too (comparisons refuse records of another run).
+  writeFileSync(join(dir, run, 'records.jsonl'), records(run).map((r, i) => JSON.stringify({ ...recordEdit(r, i), runId: m.runId }) + '\n').join(''));
 }
 
 beforeAll(async () => {

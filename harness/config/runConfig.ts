@@ -6,7 +6,8 @@ import { basename, dirname, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { BUDGET_NAMES } from '../run/budget.ts';
 import { ConfigError, formatFieldPath } from '../errors.ts';
-import { explainIssues } from './issues.ts';
+import { explainIssues, unknownKeyMessage } from './issues.ts';
+import { closest } from '../text/suggest.ts';
 import { readYamlFile } from '../files/yamlFile.ts';
 import { expandGrid, gridAxes } from './grid.ts';
 import { substituteEnv } from './variables.ts';
@@ -26,7 +27,9 @@ const budgetSchema = z
   .object(Object.fromEntries(BUDGET_NAMES.map((n) => [n, z.number().positive().optional()])) as Record<keyof Budget & string, z.ZodOptional<z.ZodNumber>>)
   .strict();
 
-const entryId = z.string().regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore');
+const entryId = z
+  .string({ error: (issue) => (issue.input === undefined ? 'required: a command or url entry names its strategy with `id` (the label in records and reports)' : 'expected a string') })
+  .regex(/^[A-Za-z0-9._-]+$/, 'use letters, digits, dot, dash or underscore');
 
 /** What every strategy entry may set, whichever door it names. */
 const entryCommon = {
@@ -234,7 +237,13 @@ function entryKind(entry: unknown): { kind: EntryKind; value: Record<string, unk
   const value = entry as Record<string, unknown>;
   const named = (Object.keys(ENTRY_KINDS) as EntryKind[]).filter((k) => k in value);
   if (named.length === 1) return { kind: named[0]!, value };
-  if (named.length === 0) return { problem: 'name the strategy with one of `strategy: <built-in>`, `module: ./file.ts`, `command: [program, args…]` or `url: http://…`' };
+  if (named.length === 0) {
+    // A door's key misspelt ("comand:") says so, as any other unknown key does.
+    const doors = Object.keys(ENTRY_KINDS);
+    const misspelt = Object.keys(value).filter((k) => closest(k, doors) !== null);
+    const hint = misspelt.length ? `${unknownKeyMessage(misspelt, doors).replace(/; known keys here: .*$/, '')}; ` : '';
+    return { problem: `${hint}name the strategy with one of \`strategy: <built-in>\`, \`module: ./file.ts\`, \`command: [program, args…]\` or \`url: http://…\`` };
+  }
   return { problem: `give one of ${named.map((k) => `\`${k}\``).join(', ')}, not several` };
 }
 

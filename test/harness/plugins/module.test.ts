@@ -163,7 +163,8 @@ describe('strategy entries', () => {
     expect(errorOf([{ id: 'a', module: './plugin.ts', command: ['python3'] }])).toMatch(/strategies\[0\]: give one of `module`, `command`, not several/);
     expect(errorOf([{ id: 'a', params: {} }])).toMatch(/strategies\[0\]: name the strategy with one of `strategy: <built-in>`, `module: \.\/file\.ts`/);
     expect(errorOf([{ module: './missing.ts' }])).toMatch(/strategies\[0\]\.module: \.\/missing\.ts: no such file/);
-    expect(errorOf([{ command: ['python3', './w.py'] }])).toMatch(/strategies\[0\]\.id: /);
+    expect(errorOf([{ command: ['python3', './w.py'] }])).toMatch(/strategies\[0\]\.id: required: a command or url entry names its strategy with `id`/);
+    expect(errorOf([{ id: 'w', comand: ['python3', './w.py'] }])).toMatch(/strategies\[0\]: unknown key "comand" \(did you mean "command"\?\); name the strategy with one of/);
     expect(errorOf([{ id: 'w', command: ['python3', './wrker.py', '--port', '8'] }])).toMatch(/x\.yaml strategies\[0\]\.command\[1\]: \.\/wrker\.py: no such file \(paths are relative to the config's folder/);
     expect(errorOf([{ id: 'w', command: ['python3', './w.py', '--out', './later/'] }])).toBe(''); // not a script
     expect(errorOf([{ id: 'w', command: 'python3 ./w.py' }])).toMatch(/strategies\[0\]\.command: expected the program and its arguments as a list/);

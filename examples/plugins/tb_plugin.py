@@ -142,6 +142,10 @@ def serve_json_lines(answer, stdin, stdout, workers=8):
             stdout.write(text + "\n")
             stdout.flush()
 
+    # Everything this process loads before serving is done: with `ready: true` in its config
+    # entry, treebench sends nothing, and times nothing, before this line.
+    stdout.write(json.dumps({"ready": True}) + "\n")
+    stdout.flush()
     with ThreadPoolExecutor(max_workers=workers) as pool:
         for line in stdin:
             if line.strip():

@@ -68,6 +68,8 @@ const ENTRY_KINDS = {
       timeoutMs,
       /** Extra environment variables for the worker. */
       env: z.record(z.string(), z.string()).optional(),
+      /** The worker prints {"ready": true} once loaded: nothing is sent, and no latency counted, before. */
+      ready: z.boolean().default(false),
     })
     .strict(),
   url: z
@@ -179,7 +181,7 @@ export type RunConfig = z.infer<typeof configSchema>;
 export type StrategySource =
   | { kind: 'builtin' }
   | { kind: 'module'; path: string; timeoutMs: number }
-  | { kind: 'command'; argv: string[]; cwd: string; env?: Record<string, string>; timeoutMs: number }
+  | { kind: 'command'; argv: string[]; cwd: string; env?: Record<string, string>; timeoutMs: number; ready: boolean }
   | { kind: 'url'; url: string; headers?: Record<string, string>; timeoutMs: number };
 
 /** A strategy entry after validation: registry name, label, parsed params, merged budget. */
@@ -331,7 +333,7 @@ export function validateConfig(
       const missing = argv.findIndex((a, j) => j > 0 && /^\.\.?[/\\]/.test(a) && /\.[A-Za-z0-9]+$/.test(a) && !existsSync(resolve(baseDir, a)));
       if (missing > 0) return fail(['strategies', i, 'command', missing], `${argv[missing]}: no such file (paths are relative to the config's folder, ${baseDir})`);
       for (const f of argvFiles(argv, baseDir)) hashFile(resolve(baseDir, f));
-      source = { kind: 'command', argv, cwd: baseDir, ...(e.env ? { env: e.env } : {}), timeoutMs: e.timeoutMs! };
+      source = { kind: 'command', argv, cwd: baseDir, ...(e.env ? { env: e.env } : {}), timeoutMs: e.timeoutMs!, ready: e.ready ?? false };
       name = `command:${argv.join(' ')}`;
       id = e.id!;
     } else {

@@ -17,7 +17,7 @@
 // it, as it would from a built-in's ctx.chat.
 import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
-import { ConfigError } from '../errors.ts';
+import { ConfigError, UsageError } from '../errors.ts';
 import { formatFieldPath } from '../errors.ts';
 import { writeFileAtomicSync } from '../files/atomicFile.ts';
 import type { StrategySpec } from '../config/runConfig.ts';
@@ -120,9 +120,22 @@ export class PluginHost {
         const key = workerKey(source);
         if (this.workers.has(key)) continue;
         mkdirSync(join(run.runDir, 'logs'), { recursive: true });
-        const worker = new StrategyWorker({ argv: source.argv, cwd: source.cwd, ...(source.env ? { env: source.env } : {}), logPath: join(run.runDir, workerLogFile(spec.id)), label: `${spec.id} (${where(spec, 'command')})` });
-        await worker.start();
-        this.workers.set(key, worker);
+        const worker = new StrategyWorker({
+          argv: source.argv,
+          cwd: source.cwd,
+          ...(source.env ? { env: source.env } : {}),
+          logPath: join(run.runDir, workerLogFile(spec.id)),
+          label: `${spec.id} (${where(spec, 'command')})`,
+          ...(source.ready ? { ready: true, readyTimeoutMs: source.timeoutMs } : {}),
+        });
+        this.workers.set(key, worker); // closed with the others, even when it fails to start
+        try {
+          await worker.start();
+        } catch (err) {
+          // A worker that cannot get going (no ready line, an exit while loading) stops the run
+          // before its first question: no record is written, and the folder resumes once it is fixed.
+          throw new UsageError(`${err instanceof Error ? err.message : String(err)}; its stderr is in ${join(run.runDir, workerLogFile(spec.id))}`);
+        }
       }
       if (source.kind === 'url') this.services.set(spec.id, new StrategyService({ url: source.url, ...(source.headers ? { headers: source.headers } : {}), label: spec.id }));
     }
@@ -156,7 +169,9 @@ export class PluginHost {
           const plugin = this.modules.get(source.path)!;
           reply = await plugin.run({ ...request, params: this.parsedParams.get(spec.id) }, ctx);
         } else if (source.kind === 'command') {
-          reply = await this.workers.get(workerKey(source))!.request(question.id, request, source.timeoutMs, (ctx as MeteredContext).abortSignal);
+          // A restarted worker's load (ready: true) is waiting, as for a call slot, not answering.
+          const metered = ctx as MeteredContext;
+          reply = await this.workers.get(workerKey(source))!.request(question.id, request, source.timeoutMs, metered.abortSignal, (ms) => (metered.queueMs += ms));
         } else {
           reply = await this.services.get(spec.id)!.request(request, source.timeoutMs, (ctx as MeteredContext).abortSignal);
         }

@@ -41,6 +41,13 @@ export interface WorkerOptions {
   maxCrashes?: number;
   /** Longest stdout line accepted (characters). Default 64 MiB. */
   maxLineChars?: number;
+  /**
+   * The worker says when it is ready (`ready: true` in its config entry): each process is sent
+   * nothing until it prints `{"ready": true}`, within `readyTimeoutMs` (default 120 s), so what
+   * it does first (loading an index) is not in any question's latency.
+   */
+  ready?: boolean;
+  readyTimeoutMs?: number;
 }
 
 interface Pending {
@@ -101,12 +108,56 @@ export class StrategyWorker {
     this.log = createWriteStream(opts.logPath, { flags: 'a' });
   }
 
-  /** Starts the process and waits until it is running; a program that cannot start is an error here. */
+  /** The process whose `{"ready": true}` is awaited, and how that wait ends. */
+  private readyFor: { child: ChildProcessWithoutNullStreams; resolve(): void; reject(err: Error): void } | null = null;
+
+  /** A process being started (with `ready`: until it says so); requests wait for it. */
+  private starting: Promise<number> | null = null;
+
+  /** Starts the process and waits until it is running (and, with `ready`, until it says so); a program that cannot start is an error here. */
   async start(): Promise<void> {
-    await this.spawnChild();
+    await this.startChild();
   }
 
-  private spawnChild(): Promise<void> {
+  private startChild(): Promise<number> {
+    this.starting ??= this.spawnChild().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  /**
+   * Starts a process; with `ready`, resolves once it has printed `{"ready": true}` and returns the
+   * milliseconds that took (0 without `ready`), which a caller keeps out of a question's latency.
+   */
+  private async spawnChild(): Promise<number> {
+    const started = performance.now();
+    await this.spawnProcess();
+    if (!this.opts.ready) return 0;
+    const child = this.child!;
+    const limit = this.opts.readyTimeoutMs ?? 120_000;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.readyFor = null;
+        child.kill('SIGKILL');
+        reject(new WorkerError(`${this.opts.label}: the worker did not print {"ready": true} within ${limit} ms of starting (ready: true in its entry)`));
+      }, limit);
+      this.readyFor = {
+        child,
+        resolve: () => {
+          clearTimeout(timer);
+          this.readyFor = null;
+          resolve();
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          this.readyFor = null;
+          reject(err);
+        },
+      };
+    });
+    return performance.now() - started;
+  }
+
+  private spawnProcess(): Promise<void> {
     const [program, ...args] = this.opts.argv;
     const child = spawn(program!, args, { cwd: this.opts.cwd, env: { ...process.env, ...this.opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child = child;
@@ -144,6 +195,11 @@ export class StrategyWorker {
       }
     }
     const id = !problem && typeof reply === 'object' && reply !== null ? (reply as Record<string, unknown>).questionId : undefined;
+    // `{"ready": true}`: the process has loaded what it needs. Awaited with `ready`, ignored without.
+    if (!problem && id === undefined && (reply as Record<string, unknown>).ready === true) {
+      if (this.readyFor && this.readyFor.child === this.child) this.readyFor.resolve();
+      return;
+    }
     if (!problem && typeof id === 'string' && !this.pending.has(id)) {
       // A late reply (after its timeout) or one for a question never asked: not anyone's answer.
       this.log.write(`[treebench] protocol: a reply for question ${JSON.stringify(id)}, which is not in flight (late, or never asked): ignored\n`);
@@ -169,6 +225,10 @@ export class StrategyWorker {
 
   private onExit(child: ChildProcessWithoutNullStreams, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child === child) this.child = null;
+    if (this.readyFor?.child === child) {
+      const tail = this.stderrTail.trim() ? `; stderr ends: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
+      this.readyFor.reject(new WorkerError(`${this.opts.label}: the worker ${signal ? `was killed by ${signal}` : `exited with code ${code}`} before it printed {"ready": true}${tail}`));
+    }
     if (this.closed) return;
     if (this.killedStuck.has(child)) {
       this.log.write('[treebench] worker restarted (it was stuck)\n');
@@ -194,8 +254,24 @@ export class StrategyWorker {
     if (this.pending.size === 0) for (const wake of this.drainWaiters.splice(0)) wake();
   }
 
-  /** Sends one request and waits for its reply (the parsed JSON object) or an error. */
-  async request(questionId: string, request: object, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
+  /**
+   * Sends one request and waits for its reply (the parsed JSON object) or an error. `onStartWait`
+   * hears how long the request waited for a (re)started process to say it was ready (`ready`):
+   * waiting, not answering.
+   */
+  async request(questionId: string, request: object, timeoutMs: number, signal?: AbortSignal, onStartWait?: (ms: number) => void): Promise<unknown> {
+    if (onStartWait) this.onStartWait.set(questionId, onStartWait);
+    try {
+      return await this.requestAborted(questionId, request, timeoutMs, signal);
+    } finally {
+      if (onStartWait) this.onStartWait.delete(questionId);
+    }
+  }
+
+  /** Who hears of a request's wait for a starting process, by question. */
+  private readonly onStartWait = new Map<string, (ms: number) => void>();
+
+  private async requestAborted(questionId: string, request: object, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
     if (!signal) return this.requestInner(questionId, request, timeoutMs);
     if (signal.aborted) throw abortReason(signal);
     let onAbort!: () => void;
@@ -253,7 +329,11 @@ export class StrategyWorker {
   private async attempt(questionId: string, request: object, timeoutMs: number): Promise<unknown> {
     if (this.closed) throw new WorkerError(`${this.opts.label}: the run is closing`);
     if (this.brokenReason) throw new WorkerError(this.brokenReason);
-    if (!this.child) await this.spawnChild();
+    if (!this.child || this.starting) {
+      const waited = performance.now();
+      await this.startChild();
+      if (this.opts.ready) this.onStartWait.get(questionId)?.(performance.now() - waited);
+    }
     const child = this.child!;
     return new Promise((resolve, reject) => {
       const seq = ++this.sent;

@@ -112,6 +112,57 @@ describe('a worker that recycles itself', () => {
   }, 30_000);
 });
 
+describe('a worker that says when it is ready (ready: true)', () => {
+  // A worker that loads for a while before reading stdin had that load in the latency of the
+  // first questions (p50 3.8 s for a worker answering in milliseconds; compare called it worse).
+  const SLOW = 'import json, sys, time\ntime.sleep(float(sys.argv[1]))\nprint(json.dumps({"ready": True}), flush=True)\nfor line in sys.stdin:\n    q = json.loads(line)["questionId"]\n    print(json.dumps({"questionId": q, "answer": "ok"}), flush=True)\n    if q.startswith("last"): sys.exit(0)\n';
+  const make = (delay: number, opts: { ready?: boolean; readyTimeoutMs?: number } = { ready: true }) => {
+    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+    writeFileSync(join(dir, 'slow.py'), SLOW);
+    return new StrategyWorker({ argv: ['python3', './slow.py', String(delay)], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w', ...opts });
+  };
+
+  it('is sent nothing before it says so; a restarted one makes the question wait, and says how long', async () => {
+    const w = make(0.8);
+    const t0 = performance.now();
+    await w.start();
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(800);
+    try {
+      const t1 = performance.now();
+      expect(await w.request('last-1', { questionId: 'last-1' }, 10_000)).toEqual({ questionId: 'last-1', answer: 'ok' });
+      expect(performance.now() - t1).toBeLessThan(700); // its load is not in the answer's time
+      // it exited after that answer: the next question waits for a new process to be ready, and hears of it
+      const waits: number[] = [];
+      expect(await w.request('q2', { questionId: 'q2' }, 10_000, undefined, (ms) => waits.push(ms))).toEqual({ questionId: 'q2', answer: 'ok' });
+      expect(waits).toHaveLength(1);
+      expect(waits[0]).toBeGreaterThanOrEqual(800);
+    } finally {
+      await w.close(200);
+    }
+  }, 20_000);
+
+  it('fails to start when it never says so, or exits first', async () => {
+    const silent = make(30, { ready: true, readyTimeoutMs: 500 });
+    await expect(silent.start()).rejects.toThrow('w: the worker did not print {"ready": true} within 500 ms of starting (ready: true in its entry)');
+    await silent.close(100);
+    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+    writeFileSync(join(dir, 'die.py'), 'import sys\nsys.stderr.write("no index here\\n")\nsys.exit(3)\n');
+    const dies = new StrategyWorker({ argv: ['python3', './die.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w', ready: true });
+    await expect(dies.start()).rejects.toThrow(/^w: the worker exited with code 3 before it printed \{"ready": true\}; stderr ends: no index here$/);
+    await dies.close(100);
+  }, 20_000);
+
+  it('its ready line is no protocol error for a worker run without ready: true', async () => {
+    const w = make(0, {});
+    await w.start();
+    try {
+      expect(await w.request('q1', { questionId: 'q1' }, 10_000)).toEqual({ questionId: 'q1', answer: 'ok' });
+    } finally {
+      await w.close(200);
+    }
+  }, 20_000);
+});
+
 describe('a worker that writes a broken reply with several questions in flight', () => {
   it("times that question out saying a stray line came meanwhile", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));

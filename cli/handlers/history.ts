@@ -1,16 +1,13 @@
 // `treebench history <runs…|folder>`: metrics per strategy across runs, with interval bands and
 // only the significant night-over-night changes flagged (see harness/analysis/history/build.ts).
 import type { Argv } from 'yargs';
-import { buildHistory, findRunDirs, groupRuns } from '../../harness/analysis/history/build.ts';
+import { buildHistory, groupRuns } from '../../harness/analysis/history/build.ts';
 import { HISTORY_FORMATS, renderHistoryGroups, type HistoryFormat } from '../../reports/history.ts';
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import { writeOutputFile } from '../../harness/files/output.ts';
 import type { CommandBody, Runner } from '../runner.ts';
-import { checkAlpha, checkResamples, headlineLevel, resolveMetrics, splitList } from './shared.ts';
-import { loadRun, loadRunIfAny, strategyIds, type LoadedRun } from '../../harness/analysis/compare/runs.ts';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { forTerminal } from '../../harness/text/terminal.ts';
+import { checkAlpha, checkResamples, headlineLevel, loadRunsUnder, resolveMetrics, splitList } from './shared.ts';
+import { strategyIds } from '../../harness/analysis/compare/runs.ts';
 import { UsageError } from '../../harness/errors.ts';
 
 interface HistoryArgs {
@@ -41,16 +38,7 @@ export function historyCommand(run: Runner): CommandBody {
       run(() => {
         const a = argv as unknown as HistoryArgs;
         // Loaded once: the metric level is read from the runs' records, then the history is built.
-        // A run folder found inside a folder of runs that has no records (a run stopped before
-        // its first) is skipped with a note: one such folder must not refuse the whole history.
-        // One named on its own is still an error.
-        const named = new Set(a.runs.filter((p) => existsSync(join(p, 'manifest.json'))));
-        const runs: LoadedRun[] = [];
-        for (const dir of findRunDirs(a.runs)) {
-          const loaded = named.has(dir) ? loadRun(dir) : loadRunIfAny(dir);
-          if (loaded) runs.push(loaded);
-          else process.stderr.write(forTerminal(`note: skipped ${dir}: the run has no records\n`));
-        }
+        const runs = loadRunsUnder(a.runs);
         const level = headlineLevel(...runs.map((r) => r.records));
         const metrics = resolveMetrics(splitList(a.metric), level, '--metric');
         const wanted = splitList(a.strategies);

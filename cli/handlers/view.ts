@@ -6,12 +6,10 @@
 // Content-Security-Policy and never fetches anything itself. `--export DIR` writes the same
 // pages as static files with relative links (CI artifacts) instead of serving them.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { existsSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import type { Argv } from 'yargs';
 import { UsageError } from '../../harness/errors.ts';
-import { findRunDirs } from '../../harness/analysis/history/build.ts';
-import { loadRun, loadRunIfAny, type LoadedRun } from '../../harness/analysis/compare/runs.ts';
+import type { LoadedRun } from '../../harness/analysis/compare/runs.ts';
 import { RunStore } from '../../harness/run/store.ts';
 import { sortLikeRun } from '../../harness/run/order.ts';
 import { summarize } from '../../harness/summary/summary.ts';
@@ -23,7 +21,7 @@ import { renderHtml } from '../../reports/html/run.ts';
 import { nodeTitles } from '../../reports/html/titles.ts';
 import { reportMeta } from '../../reports/meta.ts';
 import { VIEW_CSP, ViewSite, type ViewRun } from '../../reports/view/site.ts';
-import { checkResamples, headlineLevel, resolveMetrics, splitList } from './shared.ts';
+import { checkResamples, headlineLevel, loadRunsUnder, resolveMetrics, splitList } from './shared.ts';
 import { corpusOfRun } from './trace.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 
@@ -37,16 +35,6 @@ interface ViewArgs {
 
 const DEFAULT_RUNS = 'runs';
 
-function loadRuns(paths: string[]): LoadedRun[] {
-  const named = new Set(paths.filter((p) => existsSync(join(p, 'manifest.json'))));
-  const runs: LoadedRun[] = [];
-  for (const dir of findRunDirs(paths)) {
-    const loaded = named.has(dir) ? loadRun(dir) : loadRunIfAny(dir);
-    if (loaded) runs.push(loaded);
-    else process.stderr.write(forTerminal(`note: skipped ${dir}: the run has no records\n`));
-  }
-  return runs;
-}
 
 function makeSite(runs: LoadedRun[], a: ViewArgs, live: boolean): ViewSite {
   // Node titles from each run's corpus (loaded once per run, on first use; null when it cannot be read).
@@ -142,7 +130,7 @@ async function serve(site: ViewSite, port: number, runs: number): Promise<number
 async function cmdView(a: ViewArgs): Promise<number> {
   if (!(Number.isInteger(a.port) && a.port >= 0 && a.port <= 65535)) throw new UsageError(`--port must be a whole number from 0 to 65535, 0 = any free port (got ${a.port})`);
   const paths = a.runs.length ? a.runs : [DEFAULT_RUNS];
-  const runs = loadRuns(paths);
+  const runs = loadRunsUnder(paths);
   if (!runs.length) throw new UsageError(`view: no run with records in ${paths.join(', ')}`);
   if (a.export !== undefined) return exportSite(makeSite(runs, a, false), a.export);
   return serve(makeSite(runs, a, true), a.port, runs.length);

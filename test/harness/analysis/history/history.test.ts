@@ -75,9 +75,12 @@ describe('a folder of runs where one run has no records (stopped before its firs
     writeRun(join(root, 'a'), manifest({ ...one, startedAt: '2026-01-01T00:00:00.000Z' }), records('run-a', 'vector', outcomes(20, 10)));
     writeRun(join(root, 'b'), manifest({ ...one, runId: 'run-b', startedAt: '2026-01-02T00:00:00.000Z' }), records('run-b', 'vector', outcomes(20, 12)));
     const empty = writeRun(join(root, 'c'), manifest({ ...one, runId: 'run-c', startedAt: '2026-01-03T00:00:00.000Z', questionIds: ['q1'] }), []);
+    // records copied in from another run: no comparison reads them, and the listing goes on without it
+    const foreign = writeRun(join(root, 'd'), manifest({ ...one, runId: 'run-d', startedAt: '2026-01-04T00:00:00.000Z' }), records('run-x', 'vector', outcomes(20, 12)));
     const r = await runCli(['history', root, '--metric', 'accuracy', '--resamples', '200', '--format', 'json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`note: skipped ${empty}: the run has no records`);
+    expect(r.stderr).toContain(`note: skipped ${foreign}: ${join(foreign, 'records.jsonl')}:1: a record of run "run-x" among the records of run "run-d"`);
     expect(JSON.parse(r.stdout).runs.map((x: { runId: string }) => x.runId)).toEqual(['run-a', 'run-b']);
     const named = await runCli(['history', join(root, 'a'), empty, '--metric', 'accuracy']);
     expect(named.code).toBe(2);

@@ -15,7 +15,7 @@ const TS = new Set(['.ts', '.mts', '.cts']);
 /** Imports `path` (absolute) and returns its default export, checked to be a plugin of `kind`. */
 export async function loadPlugin<T>(path: string, kind: 'strategy' | 'scorer', where: string): Promise<T> {
   const ext = extname(path);
-  if (!JS.has(ext) && !TS.has(ext)) throw new ConfigError(`${where}: ${path}: a plugin module is a .ts, .mts, .js or .mjs file`);
+  if (!JS.has(ext) && !TS.has(ext)) throw new ConfigError(`${where}: ${path}: a plugin module is a .ts, .mts, .cts, .js, .mjs or .cjs file`);
   if (!existsSync(path)) throw new ConfigError(`${where}: ${path}: no such file`);
   if (!statSync(path).isFile()) throw new ConfigError(`${where}: ${path}: not a file`);
   let mod: Record<string, unknown>;
@@ -32,6 +32,15 @@ export async function loadPlugin<T>(path: string, kind: 'strategy' | 'scorer', w
   const outer = mod.default as { default?: unknown } | undefined;
   const value = !isPlugin(outer, kind) && typeof outer === 'object' && outer !== null && isPlugin(outer.default, kind) ? outer.default : outer;
   if (!isPlugin(value, kind)) {
+    // The other kind of plugin in the wrong list says where it belongs.
+    const other = kind === 'scorer' ? 'strategy' : 'scorer';
+    if (isPlugin(value, other)) {
+      throw new ConfigError(
+        other === 'scorer'
+          ? `${where}: ${path} is a scorer (made with defineScorer), not a strategy: list it under scoring.scorers`
+          : `${where}: ${path} is a strategy (made with defineStrategy), not a scorer: list it under strategies (module: ${path})`,
+      );
+    }
     const maker = kind === 'scorer' ? 'defineScorer' : 'defineStrategy';
     const got = value === undefined ? 'it has no default export' : `its default export is ${typeof value === 'object' ? 'an object' : typeof value} not made with ${maker}`;
     throw new ConfigError(`${where}: ${path}: ${got}; write \`export default ${maker}({ ... })\` with \`import { ${maker} } from 'treebench'\``);

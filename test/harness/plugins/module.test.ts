@@ -65,6 +65,15 @@ describe('module plugins', () => {
     await expect(runBenchmark(base(d, [{ id: 'a', module: './none.mjs' }]), { baseDir: d })).rejects.toThrow(/it has no default export/);
     await expect(runBenchmark(base(d, [{ id: 'a', module: './broken.mjs' }]), { baseDir: d })).rejects.toThrow(/broken\.mjs failed to load: .*(SyntaxError|invalid JS syntax)/); // (vitest parses it itself)
   });
+
+  it('says where a scorer listed as a strategy belongs, and a strategy listed as a scorer', async () => {
+    const d = dir({
+      'scorer.ts': `import { defineScorer } from '${INDEX}';\nexport default defineScorer({ name: 'len', score: (i) => i.answer.length });\n`,
+      'plugin.ts': PLUGIN,
+    });
+    await expect(runBenchmark(base(d, [{ id: 'a', module: './scorer.ts' }]), { baseDir: d, limit: 1 })).rejects.toThrow(/strategies\[0\]\.module: .*scorer\.ts is a scorer \(made with defineScorer\), not a strategy: list it under scoring\.scorers/);
+    await expect(runBenchmark({ ...base(d, ['vector']), scoring: { scorers: ['./plugin.ts'] } }, { baseDir: d, limit: 1 })).rejects.toThrow(/plugin\.ts is a strategy \(made with defineStrategy\), not a scorer: list it under strategies/);
+  });
   it('loads a .ts plugin of a CommonJS package (`npm init -y`), which tsx compiles as CommonJS', async () => {
     // Its exports arrive as the default export, the plugin one level down. Vitest (and a process
     // already under tsx) unwraps that itself, so the loader is bundled as the published package

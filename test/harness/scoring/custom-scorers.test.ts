@@ -146,7 +146,7 @@ describe('custom scorers', () => {
       [['./nope.ts'], /scoring\.scorers\[0\]: \.\/nope\.ts: no such file/],
       [['./gates.yaml'], /scoring\.scorers\[0\]: \.\/gates\.yaml: a scorer is a \.ts/],
       [['./not-scorer.ts'], /scoring\.scorers\[0\]: .*not-scorer\.ts: its default export is an object not made with defineScorer/],
-      [['./strategy.ts'], /scoring\.scorers\[0\]: .*strategy\.ts: .*defineScorer/],
+      [['./strategy.ts'], /scoring\.scorers\[0\]: .*strategy\.ts is a strategy \(made with defineStrategy\), not a scorer: list it under strategies/],
       [['./words.ts', './twin.ts'], /scoring\.scorers\[1\]: \.\/twin\.ts: a scorer named "words" is already loaded from scoring\.scorers\[0\]/],
     ];
     for (const [scorers, why] of cases) {

@@ -112,26 +112,22 @@ export class StrategyWorker {
   private readyFor: { child: ChildProcessWithoutNullStreams; resolve(): void; reject(err: Error): void } | null = null;
 
   /** A process being started (with `ready`: until it says so); requests wait for it. */
-  private starting: Promise<number> | null = null;
+  private starting: Promise<void> | null = null;
 
   /** Starts the process and waits until it is running (and, with `ready`, until it says so); a program that cannot start is an error here. */
   async start(): Promise<void> {
     await this.startChild();
   }
 
-  private startChild(): Promise<number> {
+  private startChild(): Promise<void> {
     this.starting ??= this.spawnChild().finally(() => (this.starting = null));
     return this.starting;
   }
 
-  /**
-   * Starts a process; with `ready`, resolves once it has printed `{"ready": true}` and returns the
-   * milliseconds that took (0 without `ready`), which a caller keeps out of a question's latency.
-   */
-  private async spawnChild(): Promise<number> {
-    const started = performance.now();
+  /** Starts a process; with `ready`, resolves once it has printed `{"ready": true}`. */
+  private async spawnChild(): Promise<void> {
     await this.spawnProcess();
-    if (!this.opts.ready) return 0;
+    if (!this.opts.ready) return;
     const child = this.child!;
     const limit = this.opts.readyTimeoutMs ?? 120_000;
     await new Promise<void>((resolve, reject) => {
@@ -154,7 +150,6 @@ export class StrategyWorker {
         },
       };
     });
-    return performance.now() - started;
   }
 
   private spawnProcess(): Promise<void> {
@@ -225,8 +220,8 @@ export class StrategyWorker {
 
   private onExit(child: ChildProcessWithoutNullStreams, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child === child) this.child = null;
+    const tail = this.stderrTail.trim() ? `; stderr ends: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
     if (this.readyFor?.child === child) {
-      const tail = this.stderrTail.trim() ? `; stderr ends: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
       this.readyFor.reject(new WorkerError(`${this.opts.label}: the worker ${signal ? `was killed by ${signal}` : `exited with code ${code}`} before it printed {"ready": true}${tail}`));
     }
     if (this.closed) return;
@@ -236,7 +231,6 @@ export class StrategyWorker {
     }
     this.crashes++;
     const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
-    const tail = this.stderrTail.trim() ? `; stderr ends: ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}` : '';
     this.log.write(`[treebench] worker ${how}\n`);
     if (this.crashes >= (this.opts.maxCrashes ?? 3)) this.brokenReason = `the worker ${how} ${this.crashes} times in a row without answering${tail}`;
     for (const [id, p] of [...this.pending]) if (p.child === child) this.settle(id, new WorkerCrash(`the worker ${how} while answering this question${tail}`, this.answeredBy.get(child) ?? 0));
@@ -260,19 +254,7 @@ export class StrategyWorker {
    * waiting, not answering.
    */
   async request(questionId: string, request: object, timeoutMs: number, signal?: AbortSignal, onStartWait?: (ms: number) => void): Promise<unknown> {
-    if (onStartWait) this.onStartWait.set(questionId, onStartWait);
-    try {
-      return await this.requestAborted(questionId, request, timeoutMs, signal);
-    } finally {
-      if (onStartWait) this.onStartWait.delete(questionId);
-    }
-  }
-
-  /** Who hears of a request's wait for a starting process, by question. */
-  private readonly onStartWait = new Map<string, (ms: number) => void>();
-
-  private async requestAborted(questionId: string, request: object, timeoutMs: number, signal?: AbortSignal): Promise<unknown> {
-    if (!signal) return this.requestInner(questionId, request, timeoutMs);
+    if (!signal) return this.requestInner(questionId, request, timeoutMs, onStartWait);
     if (signal.aborted) throw abortReason(signal);
     let onAbort!: () => void;
     const aborted = new Promise<never>((_, reject) => {
@@ -280,17 +262,17 @@ export class StrategyWorker {
       signal.addEventListener('abort', onAbort, { once: true });
     });
     try {
-      return await Promise.race([this.requestInner(questionId, request, timeoutMs), aborted]);
+      return await Promise.race([this.requestInner(questionId, request, timeoutMs, onStartWait), aborted]);
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
   }
 
-  private async requestInner(questionId: string, request: object, timeoutMs: number): Promise<unknown> {
+  private async requestInner(questionId: string, request: object, timeoutMs: number, onStartWait?: (ms: number) => void): Promise<unknown> {
     while (this.pending.has(questionId)) await new Promise<void>((resolve) => this.waiting.set(questionId, [...(this.waiting.get(questionId) ?? []), resolve]));
     while (this.exclusive > 0) await this.exclusiveTail;
     try {
-      return await this.attempt(questionId, request, timeoutMs);
+      return await this.attempt(questionId, request, timeoutMs, onStartWait);
     } catch (err) {
       if (!(err instanceof WorkerCrash)) throw err;
     }
@@ -303,7 +285,7 @@ export class StrategyWorker {
     return this.alone(async () => {
       for (;;) {
         try {
-          return await this.attempt(questionId, request, timeoutMs);
+          return await this.attempt(questionId, request, timeoutMs, onStartWait);
         } catch (err) {
           if (!(err instanceof WorkerCrash) || err.answeredBefore === 0) throw err;
         }
@@ -326,13 +308,13 @@ export class StrategyWorker {
     }
   }
 
-  private async attempt(questionId: string, request: object, timeoutMs: number): Promise<unknown> {
+  private async attempt(questionId: string, request: object, timeoutMs: number, onStartWait?: (ms: number) => void): Promise<unknown> {
     if (this.closed) throw new WorkerError(`${this.opts.label}: the run is closing`);
     if (this.brokenReason) throw new WorkerError(this.brokenReason);
     if (!this.child || this.starting) {
       const waited = performance.now();
       await this.startChild();
-      if (this.opts.ready) this.onStartWait.get(questionId)?.(performance.now() - waited);
+      if (this.opts.ready) onStartWait?.(performance.now() - waited);
     }
     const child = this.child!;
     return new Promise((resolve, reject) => {

@@ -541,7 +541,7 @@ interface TaskEnv {
   grounder?: LlmJudge;
   /** Custom scorers (`scoring.scorers`): their values go into `record.custom`. */
   scorers?: readonly Scorer[];
-  /** The run's stop (Ctrl-C, a tripped breaker): a strategy still running then is abandoned, not waited for. */
+  /** The run's stop (Ctrl-C, a tripped breaker): a module plugin still running then is abandoned, not waited for. */
   stop?: AbortSignal;
 }
 
@@ -554,15 +554,15 @@ export class StrategyTimeoutError extends Error {
 }
 
 /**
- * The strategy's result, unless the run stops first (rejected with an AbortError: the task is
- * left for --resume) or, for a module plugin, its `timeoutMs` passes (120 s by default, as a
- * worker's or a service's; rejected with a StrategyTimeoutError: an error record). Built-ins only
- * await the metered door, which the stop aborts; a plugin's own code may await something that
- * never settles, and would otherwise hold its task, and a Ctrl-C, for ever. Abandoned work goes
- * on in the background, its calls refused once the run stops.
+ * A module plugin's result, unless the run stops first (rejected with an AbortError: the task is
+ * left for --resume) or its `timeoutMs` passes (120 s by default, as a worker's or a service's;
+ * rejected with a StrategyTimeoutError: an error record). A module's own code may await something
+ * that never settles, and would otherwise hold its task, and a Ctrl-C, for ever. Built-ins only
+ * await the metered door, and workers and services their own requests, which the stop aborts
+ * already: they go without this wrapper. Abandoned work goes on in the background, its calls
+ * refused once the run stops.
  */
-function untilDeadline<T>(work: Promise<T>, timeoutMs: number | undefined, stop: AbortSignal | undefined): Promise<T> {
-  if (timeoutMs === undefined && !stop) return work;
+function untilDeadline<T>(work: Promise<T>, timeoutMs: number, stop: AbortSignal | undefined): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     // Whichever comes first settles the task and clears the others (an abandoned task's timer
     // would otherwise keep the process alive after the run).
@@ -574,13 +574,10 @@ function untilDeadline<T>(work: Promise<T>, timeoutMs: number | undefined, stop:
       done();
       reject(Object.assign(new Error(`stopped while the strategy was running: ${String((stop?.reason as Error | undefined)?.message ?? stop?.reason ?? '')}`), { name: 'AbortError' }));
     };
-    const timer =
-      timeoutMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            done();
-            reject(new StrategyTimeoutError(timeoutMs));
-          }, timeoutMs);
+    const timer = setTimeout(() => {
+      done();
+      reject(new StrategyTimeoutError(timeoutMs));
+    }, timeoutMs);
     if (stop?.aborted) onStop();
     else stop?.addEventListener('abort', onStop, { once: true });
     work.then(
@@ -638,7 +635,8 @@ export async function runOneDetailed(task: { spec: StrategySpec; question: Quest
   let error: string | null = null;
   let failure: unknown;
   try {
-    result = await untilDeadline((env.strategyFor ?? ((s: StrategySpec) => getStrategy(s.strategy)))(spec).run(toQuestionInput(question), ctx, spec.params), spec.source?.kind === 'module' ? spec.source.timeoutMs : undefined, env.stop);
+    const work = (env.strategyFor ?? ((s: StrategySpec) => getStrategy(s.strategy)))(spec).run(toQuestionInput(question), ctx, spec.params);
+    result = await (spec.source?.kind === 'module' ? untilDeadline(work, spec.source.timeoutMs, env.stop) : work);
   } catch (err) {
     // A budget refusal that escaped the strategy is not an error: the record says which ran out.
     if (!isBudgetExhausted(err)) {

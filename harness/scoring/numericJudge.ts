@@ -128,8 +128,12 @@ function withBasisPoints(pred: ParsedNumber, gold: ParsedNumber): [ParsedNumber,
 }
 
 /** Do the stated units of the two numbers agree (compared when both state one)? */
-export function unitsAgree(predIn: ParsedNumber, goldIn: ParsedNumber): boolean {
-  const [pred, gold] = withBasisPoints(predIn, goldIn);
+export function unitsAgree(pred: ParsedNumber, gold: ParsedNumber): boolean {
+  return unitsAgreeRead(...withBasisPoints(pred, gold));
+}
+
+/** unitsAgree of a pair whose `bp` figures are already read (withBasisPoints). */
+function unitsAgreeRead(pred: ParsedNumber, gold: ParsedNumber): boolean {
   const pu = canonicalUnit(pred.unit);
   const gu = canonicalUnit(gold.unit);
   const pctVsScale = (a: ParsedNumber, b: ParsedNumber) => a.percent && (b.magnitude !== 1 || b.currency !== null || canonicalUnit(b.unit) !== null);
@@ -150,7 +154,7 @@ function currencyCode(c: string): string {
 /** Value match after unit agreement; known units of one dimension compare in base units. */
 export function quantityMatches(predIn: ParsedNumber, goldIn: ParsedNumber, tol: NumericTolerance = {}, q: QuestionUnit = NO_QUESTION_UNIT): boolean {
   const [pred, gold] = withBasisPoints(predIn, goldIn);
-  if (!unitsAgree(pred, gold)) return false;
+  if (!unitsAgreeRead(pred, gold)) return false;
   const pu = canonicalUnit(pred.unit);
   const gu = canonicalUnit(gold.unit);
   if (pu && gu && pu.factor !== gu.factor) {

@@ -25,6 +25,14 @@ function worker(hangOn: string) {
   return { w: new StrategyWorker({ argv: ['python3', './serial.py', hangOn], cwd: dir, logPath, label: 'w (strategies[0].command)' }), logPath };
 }
 
+/** A worker running the Python `code` (written to `<name>.py` in a folder of its own), labelled `w`. */
+function scriptWorker(name: string, code: string, opts: { ready?: boolean; readyTimeoutMs?: number; args?: string[] } = {}): StrategyWorker {
+  const { args = [], ...rest } = opts;
+  const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
+  writeFileSync(join(dir, `${name}.py`), code);
+  return new StrategyWorker({ argv: ['python3', `./${name}.py`, ...args], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w', ...rest });
+}
+
 const settle = (p: Promise<unknown>) => p.then((v) => ({ ok: v }), (e: Error) => ({ error: e.message }));
 
 describe('a worker that hangs', () => {
@@ -60,9 +68,7 @@ describe('a worker that hangs', () => {
 
 describe('a worker that logs to stdout', () => {
   it('gets an error that says stdout is for replies and logs go to stderr', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
-    writeFileSync(join(dir, 'chatty.py'), 'import sys\nfor line in sys.stdin:\n    print("loading index...", flush=True)\n');
-    const w = new StrategyWorker({ argv: ['python3', './chatty.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    const w = scriptWorker('chatty', 'import sys\nfor line in sys.stdin:\n    print("loading index...", flush=True)\n');
     await w.start();
     try {
       expect(await settle(w.request('q1', { questionId: 'q1' }, 10_000))).toEqual({
@@ -76,9 +82,7 @@ describe('a worker that logs to stdout', () => {
 
 describe('a worker that crashes', () => {
   it("quotes the stderr of the process that exited, not of the one before it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
-    writeFileSync(join(dir, 'crash.py'), 'import os, sys\nfor line in sys.stdin:\n    sys.stderr.write("dying " + str(os.getpid()) + "\\n"); sys.stderr.flush(); os._exit(7)\n');
-    const w = new StrategyWorker({ argv: ['python3', './crash.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    const w = scriptWorker('crash', 'import os, sys\nfor line in sys.stdin:\n    sys.stderr.write("dying " + str(os.getpid()) + "\\n"); sys.stderr.flush(); os._exit(7)\n');
     await w.start();
     try {
       // Two in flight: both die with the first process, then each is sent again alone and dies
@@ -96,9 +100,7 @@ describe('a worker that recycles itself', () => {
   // memory does) blamed the question it was sent as it left: 2 of 10 questions were error records.
   // None of them made it exit, so none gets an error.
   it('costs no question an error record: one sent alone to a process that had answered others goes again to a fresh one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
-    writeFileSync(join(dir, 'quit.py'), 'import json, sys\nn = 0\nfor line in sys.stdin:\n    q = json.loads(line)["questionId"]\n    print(json.dumps({"questionId": q, "answer": "ok"}), flush=True)\n    n += 1\n    if n == 2: sys.exit(0)\n');
-    const w = new StrategyWorker({ argv: ['python3', './quit.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    const w = scriptWorker('quit', 'import json, sys\nn = 0\nfor line in sys.stdin:\n    q = json.loads(line)["questionId"]\n    print(json.dumps({"questionId": q, "answer": "ok"}), flush=True)\n    n += 1\n    if n == 2: sys.exit(0)\n');
     await w.start();
     try {
       const qs = Array.from({ length: 10 }, (_, i) => `q${i + 1}`);
@@ -116,11 +118,7 @@ describe('a worker that says when it is ready (ready: true)', () => {
   // A worker that loads for a while before reading stdin had that load in the latency of the
   // first questions (p50 3.8 s for a worker answering in milliseconds; compare called it worse).
   const SLOW = 'import json, sys, time\ntime.sleep(float(sys.argv[1]))\nprint(json.dumps({"ready": True}), flush=True)\nfor line in sys.stdin:\n    q = json.loads(line)["questionId"]\n    print(json.dumps({"questionId": q, "answer": "ok"}), flush=True)\n    if q.startswith("last"): sys.exit(0)\n';
-  const make = (delay: number, opts: { ready?: boolean; readyTimeoutMs?: number } = { ready: true }) => {
-    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
-    writeFileSync(join(dir, 'slow.py'), SLOW);
-    return new StrategyWorker({ argv: ['python3', './slow.py', String(delay)], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w', ...opts });
-  };
+  const make = (delay: number, opts: { ready?: boolean; readyTimeoutMs?: number } = { ready: true }) => scriptWorker('slow', SLOW, { ...opts, args: [String(delay)] });
 
   it('is sent nothing before it says so; a restarted one makes the question wait, and says how long', async () => {
     const w = make(0.8);
@@ -145,9 +143,7 @@ describe('a worker that says when it is ready (ready: true)', () => {
     const silent = make(30, { ready: true, readyTimeoutMs: 500 });
     await expect(silent.start()).rejects.toThrow('w: the worker did not print {"ready": true} within 500 ms of starting (ready: true in its entry)');
     await silent.close(100);
-    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
-    writeFileSync(join(dir, 'die.py'), 'import sys\nsys.stderr.write("no index here\\n")\nsys.exit(3)\n');
-    const dies = new StrategyWorker({ argv: ['python3', './die.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w', ready: true });
+    const dies = scriptWorker('die', 'import sys\nsys.stderr.write("no index here\\n")\nsys.exit(3)\n', { ready: true });
     await expect(dies.start()).rejects.toThrow(/^w: the worker exited with code 3 before it printed \{"ready": true\}; stderr ends: no index here$/);
     await dies.close(100);
   }, 20_000);
@@ -165,9 +161,7 @@ describe('a worker that says when it is ready (ready: true)', () => {
 
 describe('a worker that writes a broken reply with several questions in flight', () => {
   it("times that question out saying a stray line came meanwhile", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
-    writeFileSync(join(dir, 'broken.py'), 'import json, sys\nfor line in sys.stdin:\n    q = json.loads(line)["questionId"]\n    print("{not json" if q == "q1" else json.dumps({"questionId": q, "answer": "ok"}), flush=True)\n');
-    const w = new StrategyWorker({ argv: ['python3', './broken.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    const w = scriptWorker('broken', 'import json, sys\nfor line in sys.stdin:\n    q = json.loads(line)["questionId"]\n    print("{not json" if q == "q1" else json.dumps({"questionId": q, "answer": "ok"}), flush=True)\n');
     await w.start();
     try {
       const out = await Promise.all(['q1', 'q2', 'q3'].map((q) => settle(w.request(q, { questionId: q }, 1500))));
@@ -181,9 +175,7 @@ describe('a worker that writes a broken reply with several questions in flight',
 
 describe('a worker restarted because it was stuck', () => {
   it('is not counted as crashing: two crashes and a hang in a row do not give the worker up', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'treebench-worker-'));
-    writeFileSync(join(dir, 'mixed.py'), 'import json, os, sys, time\nfor line in sys.stdin:\n    q = json.loads(line)["questionId"]\n    if q == "crash": os._exit(7)\n    if q == "hang": time.sleep(600)\n    print(json.dumps({"questionId": q, "answer": "ok"}), flush=True)\n');
-    const w = new StrategyWorker({ argv: ['python3', './mixed.py'], cwd: dir, logPath: join(dir, 'logs', 'w.log'), label: 'w' });
+    const w = scriptWorker('mixed', 'import json, os, sys, time\nfor line in sys.stdin:\n    q = json.loads(line)["questionId"]\n    if q == "crash": os._exit(7)\n    if q == "hang": time.sleep(600)\n    print(json.dumps({"questionId": q, "answer": "ok"}), flush=True)\n');
     await w.start();
     try {
       expect(await settle(w.request('crash', { questionId: 'crash' }, 10_000))).toMatchObject({ error: expect.stringMatching(/exited with code 7/) }); // two exits: sent, then again alone

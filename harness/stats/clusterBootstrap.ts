@@ -21,6 +21,7 @@
  * Pure and self-contained (no I/O), so that a worker thread can run it (clusterBootstrapWorker.ts).
  */
 import { Xoshiro128 } from './rng.ts';
+import { ReplicateKernel } from './replicateKernel.ts';
 import { quantileSorted } from './summary.ts';
 
 /** One metric per question: the total of its values and how many values there are. */
@@ -81,8 +82,13 @@ function dot(a: Float64Array, b: Float64Array): number {
   return s0 + s1 + (s2 + s3);
 }
 
-export function clusterBootstrap(job: ClusterBootstrapJob): ClusterBootstrapResult {
-  return replicateBounds(job, [replicatesOf(job, 0, job.resamples, null)]);
+/** How replicates are computed: `simd: false` keeps the JavaScript loops (tests compare the two). */
+export interface KernelOptions {
+  simd?: boolean;
+}
+
+export function clusterBootstrap(job: ClusterBootstrapJob, opts: KernelOptions = {}): ClusterBootstrapResult {
+  return replicateBounds(job, [replicatesOf(job, 0, job.resamples, null, opts)]);
 }
 
 /** The values of some of a job's replicates (from, to): one array per column and per latency percentile. */
@@ -117,17 +123,16 @@ export const drawsBytes = (k: number, resamples: number): number => Math.ceil(re
  * same replicates; replicateBounds joins the blocks into the job's result, bit for bit as
  * clusterBootstrap's.
  */
-export function replicatesFromDraws(job: ClusterBootstrapJob, draws: Uint8Array, from: number, to: number): ReplicateBlock {
+export function replicatesFromDraws(job: ClusterBootstrapJob, draws: Uint8Array, from: number, to: number, opts: KernelOptions = {}): ReplicateBlock {
   if (draws.length < drawsBytes(job.k, job.resamples)) throw new RangeError(`replicatesFromDraws: ${draws.length} bytes of draws for ${job.resamples} × ${job.k}`);
-  return replicatesOf(job, from, to, draws);
+  return replicatesOf(job, from, to, draws, opts);
 }
 
 /** Replicates from … to − 1; drawn here (then `from` must be 0) or read from `draws`. */
-function replicatesOf(job: ClusterBootstrapJob, from: number, to: number, draws: Uint8Array | null): ReplicateBlock {
+function replicatesOf(job: ClusterBootstrapJob, from: number, to: number, draws: Uint8Array | null, opts: KernelOptions): ReplicateBlock {
   const { k, columns, latency, seed } = job;
   if (!draws && from !== 0) throw new RangeError('replicatesOf: drawing starts at replicate 0');
   const rng = draws ? null : new Xoshiro128(seed);
-  const c = new Float64Array(k);
   const n = to - from;
   // Columns with exactly one value per question need no denominator sum (it is k); the others
   // (repeats, or values that apply to some questions only) carry their counts.
@@ -136,28 +141,44 @@ function replicatesOf(job: ClusterBootstrapJob, from: number, to: number, draws:
   // cutoff) has the same replicates: computed once, copied.
   const sameAs = columns.map((m, i) => columns.findIndex((o, j) => j < i && equal(o.sums, m.sums) && equal(o.counts, m.counts)));
   const computed = columns.flatMap((_, i) => (sameAs[i] === -1 ? [i] : []));
+  // The vectors each replicate's multiplicities are dotted with: a computed column's sums, after
+  // its counts when it has any; sumsAt[m] is the position of column m's sums among them.
+  const vectors: Float64Array[] = [];
+  const sumsAt = columns.map(() => -1);
+  for (const m of computed) {
+    if (!complete[m]) vectors.push(columns[m].counts);
+    sumsAt[m] = vectors.push(columns[m].sums) - 1;
+  }
+  const kernel = opts.simd === false ? null : ReplicateKernel.create(k, vectors);
+  const c = kernel ? kernel.c : new Float64Array(k);
+  const dots = kernel ? kernel.out : new Float64Array(vectors.length);
   const reps = columns.map(() => new Float64Array(n));
   const pReps = latency ? latency.qs.map(() => new Float64Array(n)) : [];
   const pair = new Float64Array(2);
   const oneEach = latency !== null && latency.sizes.every((x) => x === 1);
   for (let r = from; r < to; r++) {
-    if (draws) {
-      const row = (r >> 1) * k;
-      const shift = (r & 1) * 4;
-      for (let j = 0; j < k; j++) c[j] = (draws[row + j] >> shift) & 15;
-    } else {
-      c.fill(0);
-      rng!.addDraws(c, k);
+    if (draws && kernel) kernel.fromDraws(draws, r);
+    else {
+      if (draws) {
+        const row = (r >> 1) * k;
+        const shift = (r & 1) * 4;
+        for (let j = 0; j < k; j++) c[j] = (draws[row + j] >> shift) & 15;
+      } else {
+        c.fill(0);
+        rng!.addDraws(c, k);
+      }
+      if (kernel) kernel.dots();
+      else for (let i = 0; i < vectors.length; i++) dots[i] = dot(c, vectors[i]);
     }
     const at = r - from;
     for (const m of computed) {
-      const { sums, counts } = columns[m];
+      const s = dots[sumsAt[m]];
       if (complete[m]) {
-        reps[m][at] = dot(c, sums) / k;
+        reps[m][at] = s / k;
       } else {
-        const w = dot(c, counts);
+        const w = dots[sumsAt[m] - 1];
         // A resample without any applicable record says nothing about the metric: NaN, dropped below.
-        reps[m][at] = w > 0 ? dot(c, sums) / w : NaN;
+        reps[m][at] = w > 0 ? s / w : NaN;
       }
     }
     if (latency) weightedPercentiles(latency, c, pReps, at, pair, oneEach);

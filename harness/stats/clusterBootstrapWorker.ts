@@ -18,7 +18,7 @@ const onMessage = (m: WorkerRequest) => {
     parentPort!.postMessage({ kind: 'draws', ok: drawMultiplicities(m.k, m.resamples, m.seed, new Uint8Array(m.buffer)) });
     return;
   }
-  if (m.kind === 'jobs') parentPort!.postMessage({ kind: 'jobs', results: m.jobs.map(clusterBootstrap) });
+  if (m.kind === 'jobs') parentPort!.postMessage({ kind: 'jobs', results: m.jobs.map((job) => clusterBootstrap(job)) });
   else {
     const draws = new Uint8Array(m.buffer);
     parentPort!.postMessage({ kind: 'replicates', blocks: m.jobs.map((job) => replicatesFromDraws(job, draws, m.from, m.to)) });

@@ -25,6 +25,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { clusterBootstrap, drawsBytes, replicateBounds, replicatesFromDraws, type ClusterBootstrapJob, type ClusterBootstrapResult, type ClusterColumn, type ReplicateBlock } from './clusterBootstrap.ts';
 import type { WorkerRequest } from './clusterBootstrapWorker.ts';
+import { kernelAvailable } from './replicateKernel.ts';
 
 /** Estimated work (ns, measured on this project's 2-core machine) below which a worker does not pay for itself. */
 export const PARALLEL_MIN_COST = 100e6;
@@ -39,9 +40,9 @@ export const PARALLEL_MIN_COST = 100e6;
  */
 export const EARLY_WORKER_RECORDS = 500;
 
-/** Nanoseconds per replicate: a draw, a multiply-add of a column, a step of the latency walk. */
+/** Nanoseconds per replicate: a draw, a multiply-add of a column (SIMD kernel or JavaScript), a step of the latency walk. */
 const DRAW_NS = 6.5;
-const COLUMN_NS = 1;
+const COLUMN_NS = kernelAvailable() ? 0.25 : 1;
 const LATENCY_NS = 3.3;
 
 const columnCost = (c: ClusterColumn) => COLUMN_NS * (c.counts.every((x) => x === 1) ? 1 : 2);
@@ -170,12 +171,12 @@ export async function clusterBootstrapInParallel(jobs: readonly ClusterBootstrap
   let away: Promise<ClusterBootstrapResult[]> = Promise.resolve([]);
   if (there.length) away = (worker ??= new BootstrapWorker()).run(there);
   else worker?.close();
-  const mine = here.map(clusterBootstrap);
+  const mine = here.map((job) => clusterBootstrap(job));
   let theirs: ClusterBootstrapResult[];
   try {
     theirs = await away;
   } catch {
-    theirs = there.map(clusterBootstrap);
+    theirs = there.map((job) => clusterBootstrap(job));
   }
   return plan ? plan.assemble(mine, theirs) : mine;
 }

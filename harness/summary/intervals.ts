@@ -174,7 +174,7 @@ export function strategyIntervals(records: readonly RunRecord[], opts: IntervalO
  */
 export function withIntervals(summary: RunSummary, records: readonly RunRecord[], opts: IntervalOptions = {}): RunSummary {
   const { jobs, assemble } = prepareIntervals(summary, records, opts);
-  return assemble(jobs.map(clusterBootstrap));
+  return assemble(jobs.map((job) => clusterBootstrap(job)));
 }
 
 /**

@@ -7,7 +7,7 @@
 // datasets, strategies, reports and statistics behind it, is loaded only for the command named
 // on the command line (yargs runs the builder and handler of that command alone).
 import yargs, { type Argv } from 'yargs';
-import { ConfigError, RunStartError, UsageError } from '../harness/errors.ts';
+import { ArgumentError, ConfigError, RunStartError, UsageError } from '../harness/errors.ts';
 import { redactSecrets } from '../harness/models/secrets.ts';
 import { packageVersion } from '../harness/run/version.ts';
 import { suggestOptions } from '../harness/text/suggest.ts';
@@ -54,7 +54,7 @@ export async function buildCli(argv: string[], setExit: (code: number) => void):
       if (err) throw err;
       // Known option names of the command being parsed (yargs rebuilds the same instance for it).
       const known = Object.keys((cli as unknown as { getOptions(): { key: Record<string, unknown> } }).getOptions().key).filter((k) => !/[A-Z]/.test(k));
-      throw new UsageError(suggestOptions(msg, known));
+      throw new ArgumentError(suggestOptions(msg, known));
     });
   return cli;
 }
@@ -88,7 +88,9 @@ async function runCommand(argv: string[]): Promise<number> {
     const kind = await errorKind(e);
     // A bug prints its stack; what the user or the model's server can fix prints its message.
     process.stderr.write(forTerminal(`treebench: ${redactSecrets(kind === 'bug' ? e.stack ?? e.message : e.message)}\n`));
-    if (e instanceof UsageError) process.stderr.write('Run `treebench --help` for usage.\n');
+    // Only a command line that does not parse is fixed by reading the help; a refused file or run
+    // says what to fix in its message.
+    if (e instanceof ArgumentError) process.stderr.write('Run `treebench --help` for usage.\n');
     return kind === 'input' ? 2 : 1;
   }
 }

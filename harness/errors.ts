@@ -6,6 +6,14 @@ export class UsageError extends Error {
   }
 }
 
+/** A command line that does not parse (unknown command or flag, missing argument): the help can fix it. */
+export class ArgumentError extends UsageError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ArgumentError';
+  }
+}
+
 /** A config or rules file that does not validate; the message names file, line and field. */
 export class ConfigError extends Error {
   constructor(message: string) {

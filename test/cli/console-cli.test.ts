@@ -124,5 +124,11 @@ describe('every command speaks JSON; --version; trace --full; suggestions', () =
     const opt = await runCli(['report', run(), '--fromat', 'md']);
     expect(opt.code).toBe(2);
     expect(opt.stderr).toMatch(/--fromat → did you mean --format\?/);
+    // A command line that does not parse points to the help; a refused file does not (the help cannot fix it).
+    expect(opt.stderr).toMatch(/Run `treebench --help` for usage/);
+    const missing = await runCli(['report', join(dir, 'no-such-run')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no-such-run/);
+    expect(missing.stderr).not.toMatch(/--help/);
   });
 });

@@ -79,12 +79,13 @@ export function raw(x: number): string {
   if (!Number.isFinite(x)) return x > 0 ? '∞' : x < 0 ? '−∞' : 'n/a';
   const abs = Math.abs(x);
   if (abs === 0) return '0';
-  if (abs >= 100) return x.toFixed(1);
-  if (abs >= 0.1) return x.toFixed(3);
-  return x.toPrecision(3);
+  return withMinus(abs >= 100 ? x.toFixed(1) : abs >= 0.1 ? x.toFixed(3) : x.toPrecision(3));
 }
 
-const pctText = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : raw(x));
+const pctText = (x: number) => (Number.isFinite(x) ? `${withMinus((x * 100).toFixed(1))}%` : raw(x));
+
+/** A typographic minus (U+2212) for a negative figure, as ∞'s sign has: "−3.2%", not "-3.2%". */
+const withMinus = (s: string): string => (s.startsWith('-') ? `−${s.slice(1)}` : s);
 
 export function fmtPValue(p: number, holm: boolean): string {
   const s = p < 0.001 ? 'p<0.001' : `p=${p.toFixed(3)}`;

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildGate, DEFAULT_GATE_RULES } from '../../../cli/handlers/gate.ts';
 import { loadGateRules, rulesFor, validateGateRules } from '../../../harness/analysis/gate/rules.ts';
-import { evaluateGate, type GateCheck } from '../../../harness/analysis/gate/evaluate.ts';
+import { evaluateGate, raw, type GateCheck } from '../../../harness/analysis/gate/evaluate.ts';
 import { runCli } from '../../cli/runCli.ts';
 import { manifest, outcomes, records, tempDir, writeRun, type Outcome } from './compare/runFixtures.ts';
 
@@ -208,5 +208,9 @@ describe('treebench gate (CLI)', () => {
     const missing = await runCli(['gate', '--baseline', join(root, 'nope'), '--candidate', b, '--baselines-dir', join(root, 'bl')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/neither a run folder .* nor a baseline/);
+  });
+
+  it('prints negative figures with a minus sign, as it prints −∞', () => {
+    expect([raw(-0.25), raw(-1234.5), raw(-0.00123), raw(0.25), raw(-Infinity)]).toEqual(['−0.250', '−1234.5', '−0.00123', '0.250', '−∞']);
   });
 });

@@ -40,7 +40,8 @@ describe('treebench compare', () => {
     const r = await runCli(['compare', a, b]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/refusing to compare: different datasets: .*q-hash-1.*q-hash-2/);
-    expect(r.stderr).toMatch(/different corpora/);
+    // Same name, other documents: the sizes and hashes tell them apart, the name is not repeated.
+    expect(r.stderr).toMatch(/different corpora: A has 1 document \(sha256 corpus-hash-\), B has 1 document \(sha256 corpus-hash-\)/);
     const forced = await runCli(['compare', a, b, '--force', '--format', 'md']);
     expect(forced.code).toBe(0);
     expect(forced.stdout).toMatch(/\*\*forced despite\*\*: different datasets/);

@@ -96,7 +96,10 @@ export function comparability(a: RunManifest, b: RunManifest, names: [string, st
     );
   }
   if (a.corpus?.hash !== b.corpus?.hash) {
-    refusals.push(`different corpora: ${na} has ${a.corpus?.name} (sha256 ${short(a.corpus?.hash)}), ${nb} has ${b.corpus?.name} (sha256 ${short(b.corpus?.hash)})`);
+    // A corpus is named after its folder or, for some formats, the questions file: the same name
+    // often holds other documents. Its size says more, and the name is given when they differ.
+    const corpus = (m: RunManifest) => `${a.corpus?.name === b.corpus?.name ? '' : `${m.corpus?.name}, `}${m.corpus?.docs ?? '?'} document${m.corpus?.docs === 1 ? '' : 's'} (sha256 ${short(m.corpus?.hash)})`;
+    refusals.push(`different corpora: ${na} has ${corpus(a)}, ${nb} has ${corpus(b)}`);
   }
   if (a.model?.id !== b.model?.id) notes.push(`model: ${a.model?.id} → ${b.model?.id}`);
   if (a.embedder !== b.embedder) notes.push(`embedder: ${a.embedder} → ${b.embedder}`);

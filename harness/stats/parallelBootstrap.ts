@@ -42,10 +42,11 @@ export const EARLY_WORKER_RECORDS = 500;
 
 /** Nanoseconds per replicate: a draw, a multiply-add of a column (SIMD kernel or JavaScript), a step of the latency walk. */
 const DRAW_NS = 6.5;
-const COLUMN_NS = kernelAvailable() ? 0.25 : 1;
 const LATENCY_NS = 3.3;
+// Asked when a cost is first estimated, not when this module loads (which compiles the kernel).
+const columnNs = (): number => (kernelAvailable() ? 0.25 : 1);
 
-const columnCost = (c: ClusterColumn) => COLUMN_NS * (c.counts.every((x) => x === 1) ? 1 : 2);
+const columnCost = (c: ClusterColumn) => columnNs() * (c.counts.every((x) => x === 1) ? 1 : 2);
 
 /** Estimated nanoseconds of a job: per replicate, the draws, the columns and the latency walk. */
 export function bootstrapCost(job: ClusterBootstrapJob): number {

@@ -133,6 +133,8 @@ export class ValueIndex {
     // releases what the fit kept (the hash embedder's per-text counts: up to 1 GiB).
     try {
       embedder.fit?.(texts);
+      // Before any text is embedded (which drops what the fit kept of it).
+      const bound = embedder.nonZeroBound?.() ?? null;
       // The chunk texts' SHA-256 hashes, 32 bytes each, in one buffer (not a Buffer per chunk).
       let hashes = EMPTY;
       if (opts.cacheDir && embedder.cacheKey) {
@@ -183,7 +185,7 @@ export class ValueIndex {
             v = into!(texts[k], scratch!, k); // texts[k] is the fit's k-th text
             cache?.put(hashOf(k), v);
           }
-          store ??= chooseStore(v, chunks.length);
+          store ??= chooseStore(v, chunks.length, bound);
           store.add(v);
         }
         opts.onProgress?.(end, chunks.length);
@@ -259,11 +261,14 @@ export class ValueIndex {
   }
 }
 
-/** Sparse layout when at most half of the first vector's entries are non-zero. */
-function chooseStore(first: Float32Array, capacity: number): VectorStore {
+/**
+ * Sparse layout when at most half of the first vector's entries are non-zero; its posting lists
+ * sized up front when the embedder bounds each dimension's non-zeros (the hash embedder, from its fit).
+ */
+function chooseStore(first: Float32Array, capacity: number, bound: Int32Array | null): VectorStore {
   let nnz = 0;
   for (let j = 0; j < first.length; j++) if (first[j] !== 0) nnz++;
-  return nnz * 2 <= first.length ? new SparseStore(first.length) : new DenseStore(first.length, capacity);
+  return nnz * 2 <= first.length ? new SparseStore(first.length, bound) : new DenseStore(first.length, capacity);
 }
 
 function countIn(ranges: Ranges): number {

@@ -185,6 +185,12 @@ export interface Embedder {
    * embedder may keep what fitting learned about each text, and skip reading it again).
    */
   embedInto?(text: string, out: Float32Array, fitIndex?: number): Float32Array;
+  /**
+   * Optional, after fit(): per dimension, at most how many of the fitted texts' vectors are
+   * non-zero there (null when unknown). A sparse index then allocates its posting lists at their
+   * size up front instead of logging every entry first.
+   */
+  nonZeroBound?(): Int32Array | null;
   /** Optional: the fitted texts have been embedded; drop what fit() kept for them. */
   releaseFit?(): void;
 }

@@ -11,10 +11,13 @@
 //   u32       nnz: 0xFFFFFFFF = dense (dim × f32 follow), else nnz × u32 indices then nnz × f32 values
 // Sparse entries keep feature-hashed vectors (mostly zeros) small. Packs are indexed on open and
 // entries read on demand by position, so a large cache is not held in memory. A new pack is
-// written as it fills: its entries go to the pack's temporary file a megabyte at a time, and the
-// rename at PACK_BYTES (or close) makes it readable; entries are never all held to be written at
-// once (a 23,000-chunk build held 13.6 MB of them, and then a joined copy: `npm run bench:scale`).
-import { createHash, randomBytes } from 'node:crypto';
+// written as it fills: its entries are encoded into one reused megabyte buffer, which goes to the
+// pack's temporary file whenever it is full, and the rename at PACK_BYTES (or close) makes it
+// readable. Entries are never all held to be written at once (a 23,000-chunk build held 13.6 MB of
+// them, and then a joined copy), nor is a Buffer made per entry (23,000 of them were ~23 MB of
+// garbage in the index build's peak: `npm run bench:scale`); a closing cache does not index the
+// pack it has just written (it would drop that index at once).
+import { createHash, hash, randomBytes } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { safeOutput } from '../files/output.ts';
@@ -26,10 +29,14 @@ const MAGIC = Buffer.from('TBEMB1\n\0', 'latin1');
 const DENSE = 0xffffffff;
 /** A new pack is closed and made readable once this many bytes of entries are in it. */
 const PACK_BYTES = 32 * 1024 * 1024;
-/** New entries are appended to the pack's temporary file once this many bytes of them are queued. */
+/** New entries are queued in a buffer of this size, appended to the pack's temporary file when full. */
 const WRITE_BYTES = 1024 * 1024;
 
-export const textHash = (text: string): Buffer => createHash('sha256').update(text).digest();
+/**
+ * SHA-256 of a chunk text (UTF-8). One-shot: no Hash object, whose native state, per chunk of a
+ * large corpus, stays in the process's memory until a collection.
+ */
+export const textHash = (text: string): Buffer => hash('sha256', text, 'buffer');
 
 interface Location {
   fd: number;
@@ -48,8 +55,9 @@ export class EmbeddingCache {
   readonly stats: EmbeddingCacheStats = { hits: 0, misses: 0, written: 0 };
   private readonly index = new Map<string, Location>();
   private readonly fds: number[] = [];
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
+  /** Entries queued for the pack being written, encoded in place (allocated at the first put). */
+  private queue: Buffer | null = null;
+  private queued = 0;
   /** The pack being written: its final path, its temporary file and bytes of entries in it. */
   private packing: { path: string; tmp: string; fd: number; bytes: number } | null = null;
 
@@ -125,56 +133,72 @@ export class EmbeddingCache {
     let nnz = 0;
     for (let j = 0; j < v.length; j++) if (v[j] !== 0) nnz++;
     const sparse = nnz * 2 < v.length;
-    const buf = Buffer.allocUnsafe(40 + (sparse ? nnz * 8 : v.length * 4));
-    hash.copy(buf, 0, 0, 32);
-    buf.writeUInt32LE(v.length, 32);
-    buf.writeUInt32LE(sparse ? nnz : DENSE, 36);
+    const length = 40 + (sparse ? nnz * 8 : v.length * 4);
+    if (this.queued + length > WRITE_BYTES) this.writePending();
+    // An entry larger than the queue (a dense vector of over 262,000 dimensions) is written alone.
+    const alone = length > WRITE_BYTES;
+    const buf = alone ? Buffer.allocUnsafe(length) : (this.queue ??= Buffer.allocUnsafeSlow(WRITE_BYTES));
+    const at = alone ? 0 : this.queued;
+    hash.copy(buf, at, 0, 32);
+    buf.writeUInt32LE(v.length, at + 32);
+    buf.writeUInt32LE(sparse ? nnz : DENSE, at + 36);
     if (sparse) {
       let k = 0;
       for (let j = 0; j < v.length; j++) {
         if (v[j] === 0) continue;
-        buf.writeUInt32LE(j, 40 + 4 * k);
-        buf.writeFloatLE(v[j], 40 + 4 * nnz + 4 * k);
+        buf.writeUInt32LE(j, at + 40 + 4 * k);
+        buf.writeFloatLE(v[j], at + 40 + 4 * nnz + 4 * k);
         k++;
       }
     } else {
-      for (let j = 0; j < v.length; j++) buf.writeFloatLE(v[j], 40 + 4 * j);
+      for (let j = 0; j < v.length; j++) buf.writeFloatLE(v[j], at + 40 + 4 * j);
     }
-    this.pending.push(buf);
-    this.pendingBytes += buf.length;
     this.stats.written++;
-    if (this.pendingBytes >= WRITE_BYTES) this.writePending();
+    if (alone) this.writeToPack(buf);
+    else {
+      this.queued += length;
+      if (this.queued === WRITE_BYTES) this.writePending();
+    }
     if (this.packing && this.packing.bytes >= PACK_BYTES) this.flush();
   }
 
-  /** Appends the queued entries to the pack being written (started when there is none). */
+  /** Appends the queued entries to the pack being written. */
   private writePending(): void {
-    if (!this.pending.length) return;
+    if (this.queued === 0) return;
+    const bytes = this.queue!.subarray(0, this.queued);
+    this.queued = 0;
+    this.writeToPack(bytes);
+  }
+
+  /** Appends entries to the pack being written (started when there is none). */
+  private writeToPack(entries: Buffer): void {
     if (!this.packing) {
       const name = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${randomBytes(4).toString('hex')}.pack`;
       const path = join(this.dir, name);
       const tmp = tempPathFor(path);
       this.packing = { path, tmp, fd: openSync(tmp, 'w'), bytes: 0 };
-      this.pending.unshift(MAGIC);
+      try {
+        writeBuffers(this.packing.fd, [MAGIC]);
+      } catch (err) {
+        this.abandonPack();
+        throw err;
+      }
     }
     const p = this.packing;
     try {
-      writeBuffers(p.fd, this.pending);
+      writeBuffers(p.fd, [entries]);
     } catch (err) {
       this.abandonPack();
       throw err;
     }
-    p.bytes += this.pendingBytes;
-    this.pending = [];
-    this.pendingBytes = 0;
+    p.bytes += entries.length;
   }
 
   /** A pack that could not be written: its temporary file goes, its entries are not cached. */
   private abandonPack(): void {
     const p = this.packing;
     this.packing = null;
-    this.pending = [];
-    this.pendingBytes = 0;
+    this.queued = 0;
     if (!p) return;
     try {
       closeSync(p.fd);
@@ -195,6 +219,11 @@ export class EmbeddingCache {
    * (One fsync per pack of up to 32 MB; the folder's after the rename, so the name stays too.)
    */
   flush(): void {
+    this.finishPack(true);
+  }
+
+  /** flush(), making the finished pack's entries readable only when `index` is true. */
+  private finishPack(index: boolean): void {
     this.writePending();
     const p = this.packing;
     if (!p) return;
@@ -208,12 +237,13 @@ export class EmbeddingCache {
       throw err;
     }
     this.packing = null;
-    this.indexPack(p.path);
+    if (index) this.indexPack(p.path);
   }
 
   /** Flushes and releases the pack files. */
   close(): void {
-    this.flush();
+    this.finishPack(false);
+    this.queue = null;
     for (const fd of this.fds.splice(0)) closeSync(fd);
     this.index.clear();
   }

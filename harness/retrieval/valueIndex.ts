@@ -73,6 +73,8 @@ export interface BuildOptions {
 }
 
 const EMBED_BATCH = 128;
+const HASH_BYTES = 32;
+const EMPTY = Buffer.alloc(0);
 
 export class ValueIndex {
   private constructor(
@@ -131,31 +133,33 @@ export class ValueIndex {
     // releases what the fit kept (the hash embedder's per-text counts: up to 1 GiB).
     try {
       embedder.fit?.(texts);
-      let hashes: Buffer[] = [];
+      // Before any text is embedded (which drops what the fit kept of it).
+      const bound = embedder.nonZeroBound?.() ?? null;
+      // The chunk texts' SHA-256 hashes, 32 bytes each, in one buffer (not a Buffer per chunk).
+      let hashes = EMPTY;
       if (opts.cacheDir && embedder.cacheKey) {
-        hashes = texts.map(textHash);
+        hashes = Buffer.allocUnsafeSlow(HASH_BYTES * texts.length);
+        for (let k = 0; k < texts.length; k++) textHash(texts[k]!).copy(hashes, HASH_BYTES * k);
         let key = embedder.cacheKey;
-        // A fitted embedder's vectors depend on the whole corpus (IDF): key on its fingerprint too.
-        if (embedder.fit) {
-          const h = createHash('sha256');
-          for (const x of hashes) h.update(x);
-          key += ` corpus=${h.digest('hex')}`;
-        }
+        // A fitted embedder's vectors depend on the whole corpus (IDF): key on its fingerprint too
+        // (the hash of the chunk hashes one after another).
+        if (embedder.fit) key += ` corpus=${createHash('sha256').update(hashes).digest('hex')}`;
         cache = EmbeddingCache.open(opts.cacheDir, key);
       }
+      const hashOf = (k: number) => hashes.subarray(HASH_BYTES * k, HASH_BYTES * (k + 1));
       for (let i = 0; i < chunks.length; i += EMBED_BATCH) {
         const end = Math.min(chunks.length, i + EMBED_BATCH);
         const batch: Array<Float32Array | undefined> = [];
         const missing: number[] = [];
         for (let k = i; k < end; k++) {
-          const v = cache?.get(hashes[k]);
+          const v = cache?.get(hashOf(k));
           if (!v) missing.push(k);
           batch.push(v);
         }
         cachedChunks += end - i - missing.length;
         if (missing.length && !into && opts.refuseEmbedCalls) {
           let more = 0;
-          for (let k = end; k < chunks.length; k++) if (!cache?.has(hashes[k]!)) more++;
+          for (let k = end; k < chunks.length; k++) if (!cache?.has(hashOf(k))) more++;
           throw opts.refuseEmbedCalls(missing.length + more);
         }
         if (missing.length && into) embedCalls++;
@@ -171,7 +175,7 @@ export class ValueIndex {
           }
           missing.forEach((k, m) => {
             batch[k - i] = res.vectors[m];
-            cache?.put(hashes[k], res.vectors[m]);
+            cache?.put(hashOf(k), res.vectors[m]);
           });
         }
         for (let k = i; k < end; k++) {
@@ -179,9 +183,9 @@ export class ValueIndex {
           if (!v) {
             scratch!.fill(0);
             v = into!(texts[k], scratch!, k); // texts[k] is the fit's k-th text
-            cache?.put(hashes[k], v);
+            cache?.put(hashOf(k), v);
           }
-          store ??= chooseStore(v, chunks.length);
+          store ??= chooseStore(v, chunks.length, bound);
           store.add(v);
         }
         opts.onProgress?.(end, chunks.length);
@@ -257,11 +261,14 @@ export class ValueIndex {
   }
 }
 
-/** Sparse layout when at most half of the first vector's entries are non-zero. */
-function chooseStore(first: Float32Array, capacity: number): VectorStore {
+/**
+ * Sparse layout when at most half of the first vector's entries are non-zero; its posting lists
+ * sized up front when the embedder bounds each dimension's non-zeros (the hash embedder, from its fit).
+ */
+function chooseStore(first: Float32Array, capacity: number, bound: Int32Array | null): VectorStore {
   let nnz = 0;
   for (let j = 0; j < first.length; j++) if (first[j] !== 0) nnz++;
-  return nnz * 2 <= first.length ? new SparseStore(first.length) : new DenseStore(first.length, capacity);
+  return nnz * 2 <= first.length ? new SparseStore(first.length, bound) : new DenseStore(first.length, capacity);
 }
 
 function countIn(ranges: Ranges): number {

@@ -487,6 +487,38 @@ export class HashEmbedder implements Embedder {
     return tables.reduce((n, t) => n + t.byteLength, 0);
   }
 
+  /**
+   * Per bucket, in how many of the last fit's texts a feature falls there: a bound on how many of
+   * their vectors are non-zero in each dimension (a bucket whose features cancel out is zero), so
+   * the value index lays its posting lists out at their size before any vector comes (vectorSearch/
+   * stores.ts). Read from what fit() kept: null when that is gone (releaseFit) or not all there.
+   */
+  nonZeroBound(): Int32Array | null {
+    const stream = this.fitStream;
+    const texts = this.fitTexts;
+    if (!stream || !texts) return null;
+    for (let i = 0; i < texts.length; i++) if (!stream.has(i)) return null;
+    const bound = new Int32Array(this.dim);
+    const last = new Int32Array(this.dim).fill(-1); // the last text counted in each bucket
+    const bigrams = this.bigramWeight !== 0; // a zero weight adds nothing
+    for (let i = 0; i < texts.length; i++) {
+      const data = stream.data(i);
+      const end = stream.end(i);
+      for (let k = stream.start(i); k < end; k++) {
+        const e = data[k];
+        if (e & 1) k++; // its count follows
+        const key = e >> 1;
+        if (key & 1 && !bigrams) continue;
+        const b = (key & 1 ? this.bCode[key >> 1] : this.uni[key]) >> 1;
+        if (last[b] !== i) {
+          last[b] = i;
+          bound[b]++;
+        }
+      }
+    }
+    return bound;
+  }
+
   /** Drops what fit() kept for embedding its texts again (the fit's IDF stays). */
   releaseFit(): void {
     this.fitTexts = null;

@@ -199,24 +199,41 @@ export class SparseStore implements VectorStore {
   readonly kind = 'sparse';
   size = 0;
   // One posting list per dimension (chunk ids ascending, their weights), each allocated at its
-  // exact size, once, by finish() (one array per list: no limit on the total beyond memory).
-  // Until then add() appends each vector's non-zero entries to a log (dimension and weight, in
-  // blocks) and counts them per dimension: no list grows and copies itself, so the garbage
-  // collector sees a few large blocks and then one exact-size array per list (at a million
-  // chunks, thousands of doubling lists meant dozens of full collections).
+  // exact size, once (one array per list: no limit on the total beyond memory). Two ways there:
+  //  - Given a bound of each dimension's non-zeros (the hash embedder knows, from its fit, which
+  //    buckets each text's features fall in), the lists are allocated at that size up front and
+  //    add() writes each entry straight into its list; finish() trims a list whose bound was
+  //    above its count (features that cancelled out), and grows one that runs out (a wrong bound
+  //    costs copies, never a wrong result). Nothing is held beside the lists while building.
+  //  - Without one, add() appends each vector's non-zero entries to a log (dimension and weight,
+  //    in blocks) and counts them per dimension, and finish() lays the log out into the lists: no
+  //    list grows and copies itself, so the garbage collector sees a few large blocks and then one
+  //    exact-size array per list (at a million chunks, thousands of doubling lists meant dozens of
+  //    full collections). The log (6 bytes an entry) is held beside the lists (8) until then.
   private ids: Int32Array[] = [];
   private vals: Float32Array[] = [];
   private readonly lens: Int32Array;
-  private log: PostingLog | null;
+  private log: PostingLog | null = null;
+  /** True once finish() has run: no more add(). */
+  private finished = false;
   // Per-query scratch, reused: accumulators, an epoch mark per chunk, the list of touched chunks.
   private acc = new Float64Array(0);
   private mark = new Uint32Array(0);
   private touched = new Int32Array(0);
   private epoch = 0;
 
-  constructor(readonly dim: number) {
+  /** `bound`: per dimension, at most how many of the vectors to come are non-zero there (optional). */
+  constructor(
+    readonly dim: number,
+    bound?: Int32Array | null,
+  ) {
     this.lens = new Int32Array(dim);
-    this.log = new PostingLog(dim);
+    if (bound && bound.length === dim) {
+      for (let j = 0; j < dim; j++) {
+        this.ids.push(new Int32Array(bound[j]));
+        this.vals.push(new Float32Array(bound[j]));
+      }
+    } else this.log = new PostingLog(dim);
   }
 
   get bytes(): number {
@@ -234,15 +251,48 @@ export class SparseStore implements VectorStore {
 
   add(v: Float32Array): void {
     if (v.length !== this.dim) throw new Error(`vector dimensions differ: ${v.length} vs ${this.dim}`);
-    if (!this.log) throw new Error('sparse store: add() after finish()');
-    this.log.add(v, this.lens);
+    if (this.finished) throw new Error('sparse store: add() after finish()');
+    if (this.log) this.log.add(v, this.lens);
+    else {
+      const { ids, vals, lens } = this;
+      const row = this.size;
+      for (let j = 0; j < v.length; j++) {
+        const x = v[j];
+        if (x === 0) continue;
+        const n = lens[j];
+        if (n === ids[j].length) this.growList(j);
+        ids[j][n] = row;
+        vals[j][n] = x;
+        lens[j] = n + 1;
+      }
+    }
     this.size++;
   }
 
-  /** Lays the logged postings out as one list per dimension (idempotent; searching calls it). */
+  /** A list that outgrew its bound: twice the room. */
+  private growList(j: number): void {
+    const room = Math.max(16, 2 * this.ids[j].length);
+    const ids = new Int32Array(room);
+    ids.set(this.ids[j]);
+    const vals = new Float32Array(room);
+    vals.set(this.vals[j]);
+    this.ids[j] = ids;
+    this.vals[j] = vals;
+  }
+
+  /** Lays the postings out as one exact-size list per dimension (idempotent; searching calls it). */
   finish(): void {
+    if (this.finished) return;
+    this.finished = true;
     const log = this.log;
-    if (!log) return;
+    if (!log) {
+      for (let j = 0; j < this.dim; j++) {
+        if (this.ids[j].length === this.lens[j]) continue;
+        this.ids[j] = this.ids[j].slice(0, this.lens[j]);
+        this.vals[j] = this.vals[j].slice(0, this.lens[j]);
+      }
+      return;
+    }
     this.log = null;
     for (let j = 0; j < this.dim; j++) {
       this.ids.push(new Int32Array(this.lens[j]));

@@ -92,6 +92,29 @@ describe('HashEmbedder', () => {
     expect(e.tableBytes).toBe(fitted);
   });
 
+  it('bounds each dimension\'s non-zeros over the fitted texts (nonZeroBound), from what the fit kept', () => {
+    // A small dimension, so that features share buckets (and some cancel out).
+    for (const opts of [{ dim: 64 }, { dim: 64, bigramWeight: 0 }, {}]) {
+      const e = new HashEmbedder(opts);
+      const corpus = Array.from({ length: 40 }, (_, i) => `${texts[i % texts.length]} part ${i} of the manual, section ${i % 7}`);
+      e.fit(corpus);
+      const bound = e.nonZeroBound()!;
+      expect(bound).toHaveLength(e.dim);
+      const nonZeros = new Int32Array(e.dim);
+      corpus.forEach((t, i) => {
+        const v = e.embedInto(t, new Float32Array(e.dim), i);
+        for (let j = 0; j < e.dim; j++) if (v[j] !== 0) nonZeros[j]++;
+      });
+      for (let j = 0; j < e.dim; j++) expect(bound[j]).toBeGreaterThanOrEqual(nonZeros[j]);
+      // Tight but for buckets whose features cancel out: the bound is the count of texts with a feature there.
+      const slack = bound.reduce((n, b, j) => n + b - nonZeros[j], 0);
+      expect(slack).toBeLessThanOrEqual(bound.reduce((n, b) => n + b, 0) * 0.05);
+      e.releaseFit();
+      expect(e.nonZeroBound()).toBeNull();
+    }
+    expect(new HashEmbedder().nonZeroBound()).toBeNull();
+  });
+
   it('rejects a bad dimension', () => {
     expect(() => new HashEmbedder({ dim: 0 })).toThrow(/dim/);
   });

@@ -1,6 +1,7 @@
 // The sparse store (inverted index) against a plain scan of the same vectors: postings logged
 // across several log blocks and laid out by finish(), dimensions too wide for 16-bit indices,
-// searching before finish(), and what add() after finish() does.
+// searching before finish(), and what add() after finish() does; and the lists laid out up front
+// from a bound of each dimension's non-zeros (exact, too high, too low: the same postings).
 import { describe, expect, it } from 'vitest';
 import { SparseStore } from '../../../../harness/retrieval/vectorSearch/stores.ts';
 import { TopK } from '../../../../harness/retrieval/vectorSearch/topK.ts';
@@ -74,5 +75,34 @@ describe('sparse store', () => {
     expect(() => store.add(vectors[0])).toThrow(/add\(\) after finish\(\)/);
     store.finish(); // idempotent
     expect(search(store, q, 5)).toEqual(plainTop(vectors, q, 5));
+  });
+
+  it('with a bound of each dimension\'s non-zeros: the same postings, scores and bytes, whether the bound is exact, too high or too low', () => {
+    const dim = 256;
+    const vectors = sparseVectors(3_000, dim, 40, 4);
+    const logged = new SparseStore(dim);
+    for (const v of vectors) logged.add(v);
+    logged.finish();
+    const exact = new Int32Array(dim);
+    for (const v of vectors) for (let j = 0; j < dim; j++) if (v[j] !== 0) exact[j]++;
+    const high = exact.map((n, j) => n + (j % 3) * 7);
+    const low = exact.map((n, j) => (j % 2 ? Math.floor(n / 3) : 0));
+    const queries = sparseVectors(5, dim, 10, 5);
+    for (const bound of [exact, high, low]) {
+      const store = new SparseStore(dim, bound);
+      for (const v of vectors) store.add(v);
+      expect(() => store.score(queries[0], 7)).not.toThrow(); // searching finishes it
+      expect(() => store.add(vectors[0])).toThrow(/add\(\) after finish\(\)/);
+      expect(store.nonZeros).toBe(logged.nonZeros);
+      for (const q of queries) {
+        expect(search(store, q, 10)).toEqual(search(logged, q, 10));
+        for (const id of [0, 5, 1_234, 2_999]) expect(store.score(q, id)).toBe(logged.score(q, id));
+      }
+      expect(store.bytes).toBe(logged.bytes); // every list at its exact size once finished
+    }
+    // A bound of another width is ignored (the log is used).
+    const other = new SparseStore(dim, new Int32Array(3));
+    for (const v of vectors) other.add(v);
+    expect(search(other, queries[1], 10)).toEqual(search(logged, queries[1], 10));
   });
 });

@@ -35,8 +35,9 @@ export const PARALLEL_MIN_COST = 100e6;
  * 10,000 replicates over a strategy's columns reach ~100 ms at about this many records), so the
  * runner starts the worker thread early, once half its tasks are under way: the worker's start
  * (~30 ms) and its drawing of the replicates (prepareDraws, ~0.1 s at 2,000 questions) then
- * overlap the calls instead of the summary. A guess made before the jobs exist; bootstrapLanes
- * still decides from the jobs' real cost whether the worker is used.
+ * overlap the calls instead of the summary. A guess made before the jobs exist: once the worker
+ * has drawn, the two threads share the replicates whatever the jobs' cost (drawing was the largest
+ * part of it).
  */
 export const EARLY_WORKER_RECORDS = 500;
 
@@ -161,13 +162,15 @@ const drawnFor = (jobs: readonly ClusterBootstrapJob[], draws: SharedDraws): boo
  * Runs `jobs` on this thread and, when they are long enough, a worker thread; results in the
  * jobs' order. `worker`, when given (started early, so that its start overlaps other work), is
  * used or closed: it is this call's to end. When that worker has drawn the jobs' multiplicities
- * ahead (prepareDraws, while the run's calls were out), the two threads split the
- * replicates instead of the columns: each computes half of every job's replicates, none draws.
+ * ahead (prepareDraws, while the run's calls were out), the two threads split the replicates,
+ * however cheap the jobs: each computes half of every job's replicates, none draws.
  */
 export async function clusterBootstrapInParallel(jobs: readonly ClusterBootstrapJob[], worker?: BootstrapWorker): Promise<ClusterBootstrapResult[]> {
+  // Draws made ahead are shared whatever the jobs' cost: drawing was the largest part of a
+  // replicate's work, and it is done (a worker draws ahead only for runs of EARLY_WORKER_RECORDS).
+  const draws = worker ? await worker.drawn() : null;
+  if (worker && draws && jobs.length > 0 && drawnFor(jobs, draws)) return byReplicates(jobs, worker, draws);
   const plan = bootstrapLanes(jobs);
-  const draws = plan && worker ? await worker.drawn() : null;
-  if (plan && worker && draws && drawnFor(jobs, draws)) return byReplicates(jobs, worker, draws);
   const [here, there] = plan ? plan.lanes : [[...jobs], []];
   let away: Promise<ClusterBootstrapResult[]> = Promise.resolve([]);
   if (there.length) away = (worker ??= new BootstrapWorker()).run(there);

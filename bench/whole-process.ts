@@ -15,7 +15,7 @@
 //   npm run bench:process -- --phases       also each side's start / calls / end split and CPU
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { buildIsCurrent } from '../bin/source-dirs.mjs';
@@ -76,6 +76,8 @@ function timed(argv: string[], cwd: string, env: NodeJS.ProcessEnv, into: Phases
   return ms;
 }
 
+// The machine's load as the rounds start and end: the ratio is only as steady as the machine.
+const loadBefore = loadavg()[0];
 const server = await startLoopback(latency);
 const work = mkdtempSync(join(tmpdir(), 'treebench-bench-process-'));
 const sdk: number[] = [];
@@ -124,7 +126,7 @@ const s = median(sdk);
 const t = median(tb);
 const ok = t <= 1.15 * s;
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`.padStart(8);
-console.log(`whole process against a loopback server: ${calls} chat calls, ${latency} ms each, concurrency ${concurrency}; medians of ${rounds} rounds (ideal calls phase ${fmt(ideal)})`);
+console.log(`whole process against a loopback server: ${calls} chat calls, ${latency} ms each, concurrency ${concurrency}; medians of ${rounds} rounds (ideal calls phase ${fmt(ideal)}); load average ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)}`);
 console.log(`  openai SDK + p-limit process  ${fmt(s)}   (rounds: ${sdk.map((x) => (x / 1000).toFixed(2)).join(', ')})`);
 console.log(`  treebench run (vector)        ${fmt(t)}   (rounds: ${tb.map((x) => (x / 1000).toFixed(2)).join(', ')})`);
 console.log(`  treebench / SDK               ${(t / s).toFixed(2)}×   target ≤ 1.15×: ${ok ? 'PASS' : 'FAIL'}`);

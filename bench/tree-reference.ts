@@ -7,6 +7,7 @@
 // ../shared/datasets/pageindex-examples/ with a `<name>_structure.json`, to PageIndex's own tree.
 // Per document: the source the builder chose, node count, depth, the top-two-level recall with
 // title matched and start page exact (the headline), within one page, and precision; then means.
+// `--extractor poppler` reads the PDFs with pdftohtml (corpus.extractor) instead of pdf.js.
 // The target (issue 7) over the tree-reference PDFs: mean exact recall >= 0.8, precision >= 0.6.
 // The fair figures (issue 26, compareTrees' `fair`): recall over the top-two-level entries
 // printed on their start page, and precision over the built tree's top two levels; target
@@ -15,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parsePageIndexTree } from '../datasets/pageindex.ts';
-import { readPdfs } from '../datasets/pdf.ts';
+import { PDF_EXTRACTORS, readPdfs, type PdfExtractor } from '../datasets/pdf.ts';
 import { buildPdfTree, compareTrees, normalizeTitle, titlesMatch, treeInvariantErrors } from '../datasets/treeBuild/index.ts';
 import { normText } from '../datasets/treeBuild/text.ts';
 import { benchArgs } from './lib/args.ts';
@@ -43,10 +44,15 @@ interface Row {
 }
 
 const rows: Row[] = [];
-const verbose = benchArgs(import.meta.url, { verbose: { type: 'boolean', default: false, help: "also print, per document, the builder's reason, its tree (four levels) and the reference entries it missed" } }).flag('verbose');
+const args = benchArgs(import.meta.url, {
+  verbose: { type: 'boolean', default: false, help: "also print, per document, the builder's reason, its tree (four levels) and the reference entries it missed" },
+  extractor: { type: 'string', default: 'pdfjs', choices: PDF_EXTRACTORS, help: 'which extractor reads the PDFs (corpus.extractor): pdfjs or poppler (pdftohtml)' },
+});
+const verbose = args.flag('verbose');
+const extractor = args.string('extractor') as PdfExtractor;
 
 async function measure(set: string, files: string[], reference: (file: string, content: Awaited<ReturnType<typeof readPdfs>>[number]) => import('../harness/types.ts').TreeNode[]) {
-  const contents = await readPdfs(files);
+  const contents = await readPdfs(files, undefined, { extractor });
   files.forEach((file, i) => {
     const content = contents[i];
     const { doc, report } = buildPdfTree(content, { docId: path.basename(file), ignoreOutline: true });

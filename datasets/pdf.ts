@@ -23,6 +23,7 @@ import { inputFileProblem } from '../harness/files/inputFile.ts';
 import { buildPdfTree, type TreeBuildOptions } from './treeBuild/build.ts';
 import { heavierThanBody, type FontDescriptorInfo } from './treeBuild/fontWeight.ts';
 import type { DrawnRegion, LayoutLine, LayoutSpan, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
+import { popplerExtract, PopplerError, PDFTOHTML } from './pdfPoppler.ts';
 
 export type { DrawnRegion, LayoutLine, LayoutSpan, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
 
@@ -155,6 +156,31 @@ class PdfPool {
 let pool: PdfPool | null = null;
 const poolSize = () => Math.max(1, Math.min(4, (os.availableParallelism?.() ?? os.cpus().length) || 1));
 
+/**
+ * Which program extracts PDFs: `pdfjs` (pdf.js in worker threads, the default) or `poppler`
+ * (poppler's pdftohtml, one process per PDF: datasets/pdfPoppler.ts). Config key `corpus.extractor`.
+ */
+export type PdfExtractor = 'pdfjs' | 'poppler';
+export const PDF_EXTRACTORS: readonly PdfExtractor[] = ['pdfjs', 'poppler'];
+
+export interface ReadPdfOptions {
+  extractor?: PdfExtractor;
+}
+
+/** pdftohtml processes running, and those waiting for a slot (as many at once as the pdf.js pool has workers). */
+let popplerRunning = 0;
+const popplerQueue: (() => void)[] = [];
+async function popplerSlot<T>(run: () => Promise<T>): Promise<T> {
+  if (popplerRunning >= poolSize()) await new Promise<void>((go) => popplerQueue.push(go));
+  popplerRunning++;
+  try {
+    return await run();
+  } finally {
+    popplerRunning--;
+    popplerQueue.shift()?.();
+  }
+}
+
 // --- cache -----------------------------------------------------------------------------------
 
 const cache = new Map<string, { stamp: string; content: Promise<PdfContent> }>();
@@ -170,7 +196,8 @@ export function clearPdfCache(): void {
  * once per process; every call gets its own copy of the arrays. Calls for different files run
  * in parallel (one worker thread per core, at most 4).
  */
-export async function readPdf(file: string): Promise<PdfContent> {
+export async function readPdf(file: string, opts: ReadPdfOptions = {}): Promise<PdfContent> {
+  const extractor = opts.extractor ?? 'pdfjs';
   const abs = path.resolve(file);
   let stat: fs.Stats;
   try {
@@ -190,9 +217,10 @@ export async function readPdf(file: string): Promise<PdfContent> {
   } catch {
     // keep the given path
   }
+  key = `${extractor}:${key}`;
   let hit = cache.get(key);
   if (!hit || hit.stamp !== stamp) {
-    hit = { stamp, content: extract(abs) };
+    hit = { stamp, content: extractor === 'poppler' ? extractPoppler(abs) : extract(abs) };
     cache.set(key, hit);
     const mine = hit;
     // A failed extraction is not cached: the next call tries again (and throws again, if still broken).
@@ -212,7 +240,7 @@ export async function readPdf(file: string): Promise<PdfContent> {
  * returns them in the order given. When some fail, the first failing file in that order throws.
  * `onEach` hears of each distinct file as its extraction finishes.
  */
-export async function readPdfs(files: string[], onEach?: (content: PdfContent) => void): Promise<PdfContent[]> {
+export async function readPdfs(files: string[], onEach?: (content: PdfContent) => void, opts: ReadPdfOptions = {}): Promise<PdfContent[]> {
   const size = (f: string) => {
     try {
       return fs.statSync(f).size;
@@ -221,7 +249,7 @@ export async function readPdfs(files: string[], onEach?: (content: PdfContent) =
     }
   };
   const started = new Map<string, Promise<PdfContent>>();
-  for (const f of [...new Set(files)].sort((a, b) => size(b) - size(a))) started.set(f, readPdf(f));
+  for (const f of [...new Set(files)].sort((a, b) => size(b) - size(a))) started.set(f, readPdf(f, opts));
   // Progress (datasets/loadProgress.ts): one call per distinct file as it finishes.
   if (onEach) for (const p of started.values()) p.then(onEach, () => {});
   const settled = await Promise.allSettled(files.map((f) => started.get(f)!));
@@ -252,6 +280,23 @@ async function extract(file: string): Promise<PdfContent> {
     if (reply.name === 'PasswordException') throw new DataError('the PDF is encrypted and needs a password; treebench cannot read it', { file });
     throw new DataError(`not a readable PDF (${reply.message ?? reply.name ?? 'unknown error'})`, { file });
   }
+  return contentOf(reply);
+}
+
+async function extractPoppler(file: string): Promise<PdfContent> {
+  let raw;
+  try {
+    raw = await popplerSlot(() => popplerExtract(file));
+  } catch (err) {
+    if (err instanceof PopplerError && err.missing) throw new DataError(`${PDFTOHTML} not found: corpus.extractor is poppler, which needs poppler's pdftohtml (Debian: apt-get install poppler-utils), or set corpus.extractor: pdfjs`, { file }, { cause: err });
+    if (err instanceof PopplerError && err.encrypted) throw new DataError('the PDF is encrypted and needs a password; treebench cannot read it', { file }, { cause: err });
+    throw new DataError(`not a readable PDF (${(err as Error)?.message ?? String(err)})`, { file }, { cause: err });
+  }
+  return contentOf({ id: 0, ok: true, ...raw });
+}
+
+/** Page texts and layout from the raw extraction (either extractor's): lines assembled once for both. */
+function contentOf(reply: WorkerReply): PdfContent {
   const fonts = documentFonts(reply.fonts ?? [], reply.pages!);
   const pages: string[] = [];
   const layout: PageLayout[] = [];

@@ -28,6 +28,8 @@ const ZOOM = 3;
 /** Baseline above the run's bottom edge, as a fraction of the font size (a typical descent). */
 const DESCENT = 0.2;
 const MAX_OUTLINE_DEPTH = 32;
+/** A font size under this (points) is no size: pdftohtml's for Type 3 fonts. */
+const MIN_SIZE = 1;
 /** The descriptor flag ForceBold, given to a font pdftohtml marks bold when its name states no weight. */
 const FORCE_BOLD = 1 << 18;
 
@@ -93,6 +95,7 @@ export class PopplerXmlReader {
   private outline: OutlineItem[] | null = null;
   private stack: OutlineItem[][] = [];
   private cutAt: number | undefined;
+  private unsized: number[] = []; // size estimates of the runs whose font has none
 
   push(chunk: string): void {
     const text = this.pending + chunk;
@@ -108,6 +111,14 @@ export class PopplerXmlReader {
     if (this.pending) this.line(this.pending);
     this.pending = '';
     if (this.strs.length || this.nums.length) this.closePage();
+    if (this.unsized.length) {
+      const est = this.unsized.sort((a, b) => a - b)[this.unsized.length >> 1];
+      const size = Number.isFinite(est) && est >= MIN_SIZE ? Math.round(est * 2) / 2 : 10;
+      for (const { nums } of this.pages) for (let o = 0; o < nums.length; o += 7) if (Number.isNaN(nums[o + 6])) {
+          nums[o + 4] = size;
+          nums[o + 6] = 0;
+        }
+    }
     const fonts: PopplerResult['fonts'] = this.fontNames.map((name, i) => {
       const base = name.replace(/^[A-Z]{6}\+/, '');
       const named = /bold|black|heavy|semibold|demi|extrabold|ultrabold|[-,]b(d|old)?$|\bbd\b/i.test(base);
@@ -184,11 +195,18 @@ export class PopplerXmlReader {
     const f = this.fontOf.get(attr(tag, 'font') ?? '');
     const top = Number(attr(tag, 'top')) / ZOOM;
     const height = Number(attr(tag, 'height')) / ZOOM;
-    const size = f?.size || height;
+    // Type 3 fonts (old TeX bitmaps) come with no usable size (0, their height a sliver). Such
+    // runs get size 0, which the tree builder reads as "no size known" (headings then by their
+    // numbering, as for text without layout), and as their height (which places lines and
+    // spaces) one for the whole document (NaN until end()), estimated from their widths (half an
+    // em per character is usual for text faces). An estimate per run was too rough to tell
+    // headings by: it made up more than it found.
+    let size = f && f.size >= MIN_SIZE ? f.size : height >= MIN_SIZE ? height : NaN;
+    if (Number.isNaN(size)) this.unsized.push((2 * Number(attr(tag, 'width'))) / ZOOM / Math.max(1, str.trim().length));
     if (f && inner.startsWith('<b>')) this.fontBold[f.index] = true;
     this.strs.push(str);
     // [hasEOL, x, y (baseline, up), width, height (the font size, as pdf.js's), font, size]
-    this.nums.push(0, Number(attr(tag, 'left')) / ZOOM, this.pageHeight - (top + height) + DESCENT * size, Number(attr(tag, 'width')) / ZOOM, size, f ? f.index : -1, size);
+    this.nums.push(0, Number(attr(tag, 'left')) / ZOOM, this.pageHeight - (top + height) + (Number.isNaN(size) ? 0 : DESCENT * size), Number(attr(tag, 'width')) / ZOOM, size, f ? f.index : -1, size);
   }
 
   private closePage(): void {

@@ -1,4 +1,5 @@
-// PDF extraction throughput: treebench's extractor (datasets/pdf.ts: pdf.js in its worker pool)
+// PDF extraction throughput: treebench's extractors (datasets/pdf.ts: pdf.js in its worker pool,
+// the default; and `corpus.extractor: poppler`, pdftohtml processes read by datasets/pdfPoppler.ts)
 // against poppler's `pdftotext -layout` (the physical anchor) on the same shared PDFs, same run.
 //
 //   node bin/run-ts.mjs bench/extraction.ts     (npm run bench:extraction)
@@ -6,21 +7,25 @@
 // Both sides extract every PDF under ../shared/datasets (financebench, pageindex-examples,
 // tree-reference) with the same parallelism (treebench's pool size; `--jobs` to change both):
 // pages/s by wall time, pages per CPU-second (robust on a loaded machine: treebench's process
-// CPU, pdftotext's children CPU from /proc/self/stat), and treebench's figure as a ratio to
-// pdftotext's. The target (issue 31): ratio >= 0.5. pdftotext comes from Debian's poppler-utils
-// (.ci/run installs it).
+// CPU, pdftotext's children CPU from /proc/self/stat; the poppler extractor's is both: its own
+// XML reading and its pdftohtml children), and each extractor's figure as a ratio to pdftotext's.
+// The target (issue 31): ratio >= 0.5. `--extractor pdfjs|poppler` measures one (default: both,
+// pdf.js first). pdftotext and pdftohtml come from Debian's poppler-utils (.ci/run installs it).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readPdfs } from '../datasets/pdf.ts';
+import { clearPdfCache, readPdfs, type PdfExtractor } from '../datasets/pdf.ts';
+import { pdftohtmlAvailable } from '../datasets/pdfPoppler.ts';
 import { benchArgs, exitWithUsageError } from './lib/args.ts';
 
 const args = benchArgs(import.meta.url, {
+  extractor: { type: 'string', default: 'both', choices: ['both', 'pdfjs', 'poppler'], help: "which of treebench's extractors to measure (corpus.extractor): pdfjs, poppler (pdftohtml) or both" },
   jobs: { type: 'string', default: String(Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length))), number: 'positive-integer', help: 'pdftotext processes run at once (treebench uses its own pool: one worker per core, at most 4)' },
 });
 const jobs = args.number('jobs');
+const extractors: PdfExtractor[] = args.string('extractor') === 'both' ? ['pdfjs', 'poppler'] : [args.string('extractor') as PdfExtractor];
 const here = path.dirname(fileURLToPath(import.meta.url));
 const shared = path.resolve(here, '../../shared/datasets');
 const files = ['financebench/pdfs', 'pageindex-examples', 'tree-reference']
@@ -30,6 +35,7 @@ const files = ['financebench/pdfs', 'pageindex-examples', 'tree-reference']
 if (files.length === 0) exitWithUsageError(`no PDFs under ${shared} (see its README)`);
 const PDFTOTEXT = '/usr/bin/pdftotext';
 if (spawnSync(PDFTOTEXT, ['-v']).error) exitWithUsageError(`${PDFTOTEXT} not found: install Debian's poppler-utils (.ci/run does)`);
+if (extractors.includes('poppler') && !pdftohtmlAvailable()) exitWithUsageError(`pdftohtml not found (the poppler extractor runs it): install Debian's poppler-utils (.ci/run does), or --extractor pdfjs`);
 
 /** CPU seconds of this process's waited-for children (utime + stime of /proc/self/stat, in clock ticks). */
 function childCpu(): number {
@@ -37,18 +43,25 @@ function childCpu(): number {
   return (Number(f[13]) + Number(f[14])) / 100;
 }
 
-// treebench
-const c0 = process.cpuUsage();
-let t0 = performance.now();
-const contents = await readPdfs(files);
-const tbWall = (performance.now() - t0) / 1000;
-const tbCpuUse = process.cpuUsage(c0);
-const tbCpu = (tbCpuUse.user + tbCpuUse.system) / 1e6;
-const pages = contents.reduce((n, c) => n + c.pageCount, 0);
+// treebench, each extractor in turn (nothing cached between them)
+const measured: { extractor: PdfExtractor; wall: number; cpu: number }[] = [];
+let pages = 0;
+for (const extractor of extractors) {
+  clearPdfCache();
+  const c0 = process.cpuUsage();
+  const k0 = childCpu();
+  const t0 = performance.now();
+  const contents = await readPdfs(files, undefined, { extractor });
+  const wall = (performance.now() - t0) / 1000;
+  const use = process.cpuUsage(c0);
+  measured.push({ extractor, wall, cpu: (use.user + use.system) / 1e6 + (childCpu() - k0) });
+  pages = contents.reduce((n, c) => n + c.pageCount, 0);
+}
+clearPdfCache();
 
 // pdftotext -layout, `jobs` at a time
 const k0 = childCpu();
-t0 = performance.now();
+const t0 = performance.now();
 let next = 0;
 const runOne = (): Promise<void> => {
   if (next >= files.length) return Promise.resolve();
@@ -65,6 +78,7 @@ const ptCpu = childCpu() - k0;
 
 const f0 = (v: number) => v.toFixed(0);
 console.log(`${files.length} PDFs, ${pages} pages; pdftotext ${jobs} at a time; load average ${os.loadavg()[0].toFixed(1)}`);
-console.log(`treebench (pdf.js pool):  ${f0(pages / tbWall)} pages/s wall (${tbWall.toFixed(1)} s), ${f0(pages / tbCpu)} pages per CPU-s`);
+const label = { pdfjs: 'treebench (pdf.js pool):', poppler: 'treebench (pdftohtml):  ' };
+for (const m of measured) console.log(`${label[m.extractor]}  ${f0(pages / m.wall)} pages/s wall (${m.wall.toFixed(1)} s), ${f0(pages / m.cpu)} pages per CPU-s`);
 console.log(`pdftotext -layout:        ${f0(pages / ptWall)} pages/s wall (${ptWall.toFixed(1)} s), ${f0(pages / ptCpu)} pages per CPU-s`);
-console.log(`ratio treebench / pdftotext: wall ${(ptWall / tbWall).toFixed(2)}x, CPU ${(ptCpu / tbCpu).toFixed(2)}x (target >= 0.5x)`);
+for (const m of measured) console.log(`ratio treebench ${m.extractor === 'pdfjs' ? '(pdf.js)' : '(poppler)'} / pdftotext: wall ${(ptWall / m.wall).toFixed(2)}x, CPU ${(ptCpu / m.cpu).toFixed(2)}x (target >= 0.5x)`);

@@ -8,7 +8,9 @@
 // the PDF's bytes (a renamed or copied file hits; a changed file misses):
 //   content/<sha>-<EXTRACTION_VERSION>.json.gz   what pdf.js extracted (page texts, layout lines,
 //                                                  outline): rebuilding a tree with other options
-//                                                  extracts nothing
+//                                                  extracts nothing; `…-poppler<version>.json.gz`
+//                                                  what pdftohtml did (corpus.extractor: poppler),
+//                                                  whose trees are keyed apart too
 //   trees/<sha256(file sha, builder version, options)>.json.gz   the built tree with its summaries
 //                                                  and the warnings building it gave (with a model
 //                                                  in reach, its settings are options too; a tree
@@ -29,7 +31,7 @@ import type { DocMetadata, DocTree, DuplicateDocuments, IngestStats, SkippedDocu
 import { startProgress } from '../harness/run/progress.ts';
 import { sweepStaleTemps, writeViaTemp } from '../harness/files/tempFiles.ts';
 import { inputFileProblem } from '../harness/files/inputFile.ts';
-import { pageTextWarnings, readPdf, type PdfContent } from './pdf.ts';
+import { assertExtractorAvailable, pageTextWarnings, readPdf, type PdfContent, type PdfExtractor } from './pdf.ts';
 import { TREE_BUILDER_VERSION, type TreeBuildReport, type TreeChoice } from './treeBuild/index.ts';
 import { buildPdfTreeWithModel } from './treeBuild/withModel.ts';
 import { MODEL_TREE_VERSION } from './treeBuild/model.ts';
@@ -42,6 +44,8 @@ export type { TreeChoice };
 
 /** Bumped when what the PDF reader extracts changes shape or content (x5: drawn regions and line style runs; x6: kerns inside words are no spaces). */
 export const EXTRACTION_VERSION = 'x6';
+/** Bumped when what the poppler extractor (datasets/pdfPoppler.ts) makes of pdftohtml's output changes; its content files carry both. */
+export const POPPLER_EXTRACTION_VERSION = 'p1';
 
 export const DEFAULT_INGEST_DIR = '.treebench/ingest';
 
@@ -53,6 +57,8 @@ export interface IngestOptions {
   tree?: TreeChoice;
   /** Build as if the PDF had no bookmarks (to measure the builder against them). */
   ignoreOutline?: boolean;
+  /** What extracts the PDFs (corpus.extractor): pdf.js (default) or poppler's pdftohtml. */
+  extractor?: PdfExtractor;
   /** `auto` and `extractive` write extractive summaries for nodes without one; `none` and `model` leave them (the runner writes model summaries). */
   summaries?: SummaryMode;
   summaryTokens?: number;
@@ -142,6 +148,8 @@ function treeOptionsKey(opts: IngestOptions): Record<string, unknown> {
     extraction: EXTRACTION_VERSION,
     tree: opts.tree ?? 'auto',
     ignoreOutline: opts.ignoreOutline ?? false,
+    // (only when not the default, so the keys of trees pdf.js extracted stay as they were)
+    ...(opts.extractor === 'poppler' ? { extractor: 'poppler' } : {}),
     summaries: extractive ? `${SUMMARIZER_VERSION}:${opts.summaryTokens ?? DEFAULT_SUMMARY_TOKENS}` : 'none',
     // A model in reach changes what `auto` (and `model`) builds: its settings are part of the key.
     ...(modelInReach(opts) ? { model: [MODEL_TREE_VERSION, opts.model.modelKey] } : {}),
@@ -174,11 +182,12 @@ async function ingestOne(src: PdfSource, opts: IngestOptions, onExtract: () => v
     return { doc: finish(hit), cached: true, fileSha, model };
   }
 
-  const contentFile = dir ? path.join(dir, 'content', `${fileSha}-${EXTRACTION_VERSION}.json.gz`) : null;
+  const poppler = opts.extractor === 'poppler';
+  const contentFile = dir ? path.join(dir, 'content', `${fileSha}-${EXTRACTION_VERSION}${poppler ? `-poppler${POPPLER_EXTRACTION_VERSION}` : ''}.json.gz`) : null;
   let content = contentFile ? readGz<PdfContent>(contentFile) : null;
   if (!content || !Array.isArray(content.pages)) {
     onExtract();
-    content = await readPdf(src.file);
+    content = await readPdf(src.file, poppler ? { extractor: 'poppler' } : {});
     if (contentFile) writeGz(contentFile, content);
   }
   const warnings: string[] = [];
@@ -236,6 +245,7 @@ export async function ingestPdfs(sources: PdfSource[], opts: IngestOptions = {})
   if (opts.tree === 'model' && !opts.model) {
     throw new DataError('corpus.tree: "model" builds trees with the configured model, and none is configured (model.provider is offline); configure a model or use corpus.tree: auto', { field: 'corpus.tree' });
   }
+  if (sources.length) assertExtractorAvailable(opts.extractor ?? 'pdfjs');
   sweepIngestCache(opts.cacheDir);
   const progress = startProgress({ label: opts.label ?? 'reading PDFs', total: sources.length, unit: 'PDFs', secondary: 'pages', quiet: opts.quiet || sources.length === 0 });
   let extracted = 0;
@@ -294,7 +304,7 @@ export async function ingestPdfs(sources: PdfSource[], opts: IngestOptions = {})
   );
   return {
     docs: results.map((r) => r.doc),
-    stats: { documents: results.length, pages, extracted, fromCache, ms: performance.now() - t0, ...(skipped.length ? { skipped } : {}), ...(duplicates.length ? { duplicates } : {}), ...(treeModel ? { treeModel } : {}) },
+    stats: { documents: results.length, pages, extracted, fromCache, ms: performance.now() - t0, extractor: opts.extractor ?? 'pdfjs', ...(skipped.length ? { skipped } : {}), ...(duplicates.length ? { duplicates } : {}), ...(treeModel ? { treeModel } : {}) },
   };
 }
 

@@ -1,6 +1,8 @@
-// PDF text and outline extraction with pdf.js (pdfjs-dist, legacy build: the one meant for Node).
+// PDF text and outline extraction with pdf.js (pdfjs-dist, legacy build: the one meant for Node),
+// or, opted into (`{ extractor: 'poppler' }`, corpus.extractor), poppler's pdftohtml
+// (datasets/pdfPoppler.ts), whose runs are packed as the worker's items and assembled here alike.
 //
-//   readPdf(file) -> { pages: string[] (index 0 = page 1), outline: OutlineItem[] | null, pageCount,
+//   readPdf(file, { extractor? }) -> { pages: string[] (index 0 = page 1), outline: OutlineItem[] | null, pageCount,
 //                      layout: PageLayout[] (each page's lines with position, font size, font, bold) }
 //
 // The layout feeds the tree builder (datasets/treeBuild); pdfDocTree builds a document's tree
@@ -23,7 +25,7 @@ import { inputFileProblem } from '../harness/files/inputFile.ts';
 import { buildPdfTree, type TreeBuildOptions } from './treeBuild/build.ts';
 import { heavierThanBody, type FontDescriptorInfo } from './treeBuild/fontWeight.ts';
 import type { DrawnRegion, LayoutLine, LayoutSpan, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
-import { popplerExtract, PopplerError, PDFTOHTML } from './pdfPoppler.ts';
+import { pdftohtmlAvailable, pdftohtmlPath, popplerExtract, PopplerError } from './pdfPoppler.ts';
 
 export type { DrawnRegion, LayoutLine, LayoutSpan, OutlineItem, PageLayout, PdfContent } from './treeBuild/types.ts';
 
@@ -167,6 +169,14 @@ export interface ReadPdfOptions {
   extractor?: PdfExtractor;
 }
 
+const missingPdftohtml = () =>
+  `corpus.extractor is poppler, which runs poppler's pdftohtml, and ${pdftohtmlPath()} cannot be started: install poppler-utils (Debian, Ubuntu: apt-get install poppler-utils; macOS: brew install poppler), or set corpus.extractor: pdfjs`;
+
+/** A DataError naming corpus.extractor when the extractor asked for cannot run here (poppler without pdftohtml). */
+export function assertExtractorAvailable(extractor: PdfExtractor): void {
+  if (extractor === 'poppler' && !pdftohtmlAvailable()) throw new DataError(missingPdftohtml(), { field: 'corpus.extractor' });
+}
+
 /** pdftohtml processes running, and those waiting for a slot (as many at once as the pdf.js pool has workers). */
 let popplerRunning = 0;
 const popplerQueue: (() => void)[] = [];
@@ -191,7 +201,8 @@ export function clearPdfCache(): void {
 }
 
 /**
- * Reads a PDF's page texts and outline. A missing file, a folder, an encrypted or a corrupt PDF
+ * Reads a PDF's page texts and outline (with pdf.js, or pdftohtml for `extractor: 'poppler'`;
+ * the two are cached apart). A missing file, a folder, an encrypted or a corrupt PDF
  * is a DataError naming the file. The same file (same real path, size and mtime) is extracted
  * once per process; every call gets its own copy of the arrays. Calls for different files run
  * in parallel (one worker thread per core, at most 4).
@@ -248,6 +259,7 @@ export async function readPdfs(files: string[], onEach?: (content: PdfContent) =
       return 0;
     }
   };
+  if (files.length) assertExtractorAvailable(opts.extractor ?? 'pdfjs');
   const started = new Map<string, Promise<PdfContent>>();
   for (const f of [...new Set(files)].sort((a, b) => size(b) - size(a))) started.set(f, readPdf(f, opts));
   // Progress (datasets/loadProgress.ts): one call per distinct file as it finishes.
@@ -288,7 +300,7 @@ async function extractPoppler(file: string): Promise<PdfContent> {
   try {
     raw = await popplerSlot(() => popplerExtract(file));
   } catch (err) {
-    if (err instanceof PopplerError && err.missing) throw new DataError(`${PDFTOHTML} not found: corpus.extractor is poppler, which needs poppler's pdftohtml (Debian: apt-get install poppler-utils), or set corpus.extractor: pdfjs`, { file }, { cause: err });
+    if (err instanceof PopplerError && err.missing) throw new DataError(missingPdftohtml(), { field: 'corpus.extractor', file }, { cause: err });
     if (err instanceof PopplerError && err.encrypted) throw new DataError('the PDF is encrypted and needs a password; treebench cannot read it', { file }, { cause: err });
     throw new DataError(`not a readable PDF (${(err as Error)?.message ?? String(err)})`, { file }, { cause: err });
   }

@@ -15,14 +15,26 @@
 // builder cannot tell text inside a figure), font descriptors (weight comes from the full font
 // name, and from pdftohtml's bold mark where the name states none), and exact font sizes.
 // Everything is offline: pdftohtml reads the file and writes to a pipe.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import type { OutlineItem } from './treeBuild/types.ts';
 import type { FontDescriptorInfo } from './treeBuild/fontWeight.ts';
 import { nameWeight } from './treeBuild/fontWeight.ts';
 
 /** Where pdftohtml is looked for: $TREEBENCH_PDFTOHTML, else on the PATH. */
-export const PDFTOHTML = process.env.TREEBENCH_PDFTOHTML || 'pdftohtml';
+export const pdftohtmlPath = (): string => process.env.TREEBENCH_PDFTOHTML || 'pdftohtml';
+
+/** Whether pdftohtml can be started (checked once per path and process). */
+const available = new Map<string, boolean>();
+export function pdftohtmlAvailable(): boolean {
+  const bin = pdftohtmlPath();
+  let ok = available.get(bin);
+  if (ok === undefined) {
+    ok = !spawnSync(bin, ['-v'], { stdio: 'ignore' }).error;
+    available.set(bin, ok);
+  }
+  return ok;
+}
 
 const ZOOM = 3;
 /** Baseline above the run's bottom edge, as a fraction of the font size (a typical descent). */
@@ -220,7 +232,8 @@ export class PopplerXmlReader {
 /** Runs pdftohtml on one PDF and reads its XML as it streams in. */
 export function popplerExtract(file: string): Promise<PopplerResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(PDFTOHTML, ['-q', '-xml', '-i', '-hidden', '-stdout', '-zoom', String(ZOOM), '-noroundcoord', '-fontfullname', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const bin = pdftohtmlPath();
+    const child = spawn(bin, ['-q', '-xml', '-i', '-hidden', '-stdout', '-zoom', String(ZOOM), '-noroundcoord', '-fontfullname', file], { stdio: ['ignore', 'pipe', 'pipe'] });
     const reader = new PopplerXmlReader();
     const decoder = new StringDecoder('utf8');
     let err = '';
@@ -238,7 +251,7 @@ export function popplerExtract(file: string): Promise<PopplerResult> {
       err = (err + b.toString('utf8')).slice(-4000);
     });
     child.on('error', (e: NodeJS.ErrnoException) => {
-      failed ??= e.code === 'ENOENT' ? new PopplerError(`${PDFTOHTML} not found (install poppler-utils)`, true) : e;
+      failed ??= e.code === 'ENOENT' ? new PopplerError(`${bin} not found (install poppler-utils)`, true) : e;
     });
     child.on('close', (code, signal) => {
       if (failed) return reject(failed);

@@ -126,6 +126,8 @@ export function ingestOptions(corpus: CorpusConfig | undefined, opts: LoadDataOp
   return {
     tree: c.tree,
     ignoreOutline: c.ignoreOutline,
+    // only when not the default: the build options are part of the corpus hash
+    ...(c.extractor === 'poppler' ? { extractor: 'poppler' as const } : {}),
     summaries: c.summaries,
     summaryTokens: c.summaryTokens,
     cacheDir: cache ? path.resolve(c.cacheDir) : null,
@@ -410,7 +412,7 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
       const entries = all.filter((_, i) => keep[i]);
       const docs = loadedAll.filter((_, i) => keep[i]);
       const pdfs = entries.map(({ file }, i) => pageIndexPdf(cfg, baseDir, file, docs[i].docId, all.length, warnings));
-      const contents = await readPdfsWithProgress(pdfs.filter((p): p is string => p !== null), 'pageindex: extracting page text');
+      const contents = await readPdfsWithProgress(pdfs.filter((p): p is string => p !== null), 'pageindex: extracting page text', cfg.extractor);
       const files: string[] = [];
       let k = 0;
       docs.forEach((doc, i) => {
@@ -726,7 +728,8 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     // Built trees depend on the builder too: its version is part of the corpus's identity.
     // Where the files lie is not part of it (the same files elsewhere are the same corpus): the
     // section's paths are left out, each document's bytes are hashed under its docId.
-    const { path: _path, cacheDir: _cacheDir, strict: _strict, ...sectionWithoutPath } = (configured ?? { format: cfg.dataset.format, path: cfg.dataset.path }) as { path?: unknown; cacheDir?: unknown } & Record<string, unknown>;
+    // (the extractor counts through `build`, where it is only when not the default pdf.js)
+    const { path: _path, cacheDir: _cacheDir, strict: _strict, extractor: _extractor, ...sectionWithoutPath } = (configured ?? { format: cfg.dataset.format, path: cfg.dataset.path }) as { path?: unknown; cacheDir?: unknown } & Record<string, unknown>;
     const corpusSection = { ...sectionWithoutPath, build: { ...ingest, cacheDir: undefined, quiet: undefined, strict: undefined, strictField: undefined, builder: TREE_BUILDER_VERSION, model: ingest.model ? [MODEL_TREE_VERSION, ingest.model.modelKey] : undefined } };
     const sourcesHash = () =>
       sha256(JSON.stringify({ corpus: corpusSection, docs: [...identityOf!.sources!].sort((a, b) => byCodeUnit(a.docId, b.docId)).map((d) => [d.docId, sha256(fs.readFileSync(d.file))]) }));

@@ -406,8 +406,10 @@ export interface RunRecord {
 export interface IngestStats {
   documents: number;
   pages: number;
-  /** PDFs pdf.js had to read (cache misses at the content level). */
+  /** PDFs that had to be read (cache misses at the content level). */
   extracted: number;
+  /** What read them (corpus.extractor). */
+  extractor?: 'pdfjs' | 'poppler';
   /** PDFs whose built tree came from the cache (nothing extracted, nothing built). */
   fromCache: number;
   ms: number;

@@ -23,6 +23,7 @@
 //     tree: auto | outline | toc | layout | pages | model   # PDFs: which structure to build (default auto;
 //                                  # model: built by the configured model, docs/trees.md)
 //     ignoreOutline: false         # PDFs: build as if there were no bookmarks
+//     extractor: pdfjs | poppler   # PDFs: what reads them: pdf.js (default) or poppler's pdftohtml (faster; needs poppler-utils)
 //     summaries: auto | none | extractive | model  # node summaries where a tree has none
 //     summaryTokens: 60            # bound on a generated summary
 //     cache: true                  # PDFs and Markdown: the on-disk ingestion cache (.treebench/ingest)
@@ -212,6 +213,13 @@ export const corpusConfigSchema = z
     tree: z.enum(['auto', 'outline', 'toc', 'layout', 'pages', 'model']).default('auto'),
     /** PDFs: build as if the file had no bookmarks (to measure the builder against them). */
     ignoreOutline: z.boolean().default(false),
+    /**
+     * PDFs: what extracts text, layout and outline: `pdfjs` (the default: pdf.js in worker
+     * threads, nothing to install) or `poppler` (poppler's `pdftohtml -xml`, about three times
+     * faster; needs poppler-utils; knows nothing of what pages draw, so text inside figures can
+     * pass for headings: datasets/pdfPoppler.ts). Optional so configs without it hash as before.
+     */
+    extractor: z.enum(['pdfjs', 'poppler']).optional(),
     /**
      * Node summaries where a tree has none: `auto` = extractive for trees treebench builds from
      * PDFs, none elsewhere; `extractive` for every document; `model` = written by the configured

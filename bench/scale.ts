@@ -35,12 +35,18 @@
 // What is left in a step is what the phase keeps plus its transients: e.g. the index build's
 // tables, postings, per-text counts and the garbage of the tables it outgrew, and the run's
 // bounded caches of the texts it has read (the offline reasoner's token memo, the tokenizer's
-// count caches) with the heap V8 grows for them: at ×1, where 40 questions read all 40
-// documents, ~4 MB more live strings after 240 tasks and a ~10 MB step beside a 4.6 MB index
-// (a FAIL this bench keeps showing: with --docs 80 the same step is 1.4× the index).
+// count caches) with the heap V8 grows for them, and what the phase allocates between two
+// collections (an eighth of the run, 30 tasks, allocates ~13 MB).
 //
-//   npm run bench:scale                               ×1, ×4, ×16 of 40 documents
-//   npm run bench:scale -- --docs 100 --sizes 1,4     bigger base, two sizes
+// The base. ×1 is 160 documents (an 11 MB index), so that each size's index is larger than what
+// any phase allocates between two collections, whatever the corpus: with 40 documents (a 4.6 MB
+// index) the run phase's ~10 MB of working memory was 1.8–2.6× the index at ×1 and ~0.3× at ×4,
+// a constant of V8's measured against a small index rather than memory growing with the corpus
+// (`--docs 40` still shows it). ×16 is then 92,000 chunks, nearer the 203,000 of the
+// FinanceBench corpus issue 31 is about.
+//
+//   npm run bench:scale                               ×1, ×4, ×16 of 160 documents (~1 min)
+//   npm run bench:scale -- --docs 40 --sizes 1,4      a smaller base, two sizes
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,7 +57,7 @@ import { writeScaleCorpus } from './lib/scaleCorpus.ts';
 
 const args = benchArgs(import.meta.url, {
   sizes: { type: 'string', default: '1,4,16', number: 'positive-integer-list', help: 'corpus multiples to run, ascending' },
-  docs: { type: 'string', default: '40', number: 'positive-integer', help: 'documents at ×1 (each ~14 KB of Markdown)' },
+  docs: { type: 'string', default: '160', number: 'positive-integer', help: 'documents at ×1 (each ~14 KB of Markdown)' },
   questions: { type: 'string', default: '40,20,10', number: 'positive-integer-list', help: 'questions per size (the last value for sizes past the list)' },
   'no-settle': { type: 'boolean', default: false, help: 'no garbage collection after loading (as `treebench run`: the loaded corpus is promoted in the next phase that allocates)' },
   cold: { type: 'boolean', default: false, help: 'no warm-up run first: each phase also pays for the code it is the first to load and compile' },

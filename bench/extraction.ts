@@ -9,7 +9,7 @@
 // pages/s by wall time, pages per CPU-second (robust on a loaded machine: treebench's process
 // CPU, pdftotext's children CPU from /proc/self/stat; the poppler extractor's is both: its own
 // XML reading and its pdftohtml children), and each extractor's figure as a ratio to pdftotext's.
-// The target (issue 31): ratio >= 0.5. `--extractor pdfjs|poppler` measures one (default: both,
+// The target (issue 31): ratio >= 0.5 by CPU, met when one extractor reaches it (exit 1 when none does). `--extractor pdfjs|poppler` measures one (default: both,
 // pdf.js first). pdftotext and pdftohtml come from Debian's poppler-utils (.ci/run installs it).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -81,4 +81,12 @@ console.log(`${files.length} PDFs, ${pages} pages; pdftotext ${jobs} at a time; 
 const label = { pdfjs: 'treebench (pdf.js pool):', poppler: 'treebench (pdftohtml):  ' };
 for (const m of measured) console.log(`${label[m.extractor]}  ${f0(pages / m.wall)} pages/s wall (${m.wall.toFixed(1)} s), ${f0(pages / m.cpu)} pages per CPU-s`);
 console.log(`pdftotext -layout:        ${f0(pages / ptWall)} pages/s wall (${ptWall.toFixed(1)} s), ${f0(pages / ptCpu)} pages per CPU-s`);
-for (const m of measured) console.log(`ratio treebench ${m.extractor === 'pdfjs' ? '(pdf.js)' : '(poppler)'} / pdftotext: wall ${(ptWall / m.wall).toFixed(2)}x, CPU ${(ptCpu / m.cpu).toFixed(2)}x (target >= 0.5x)`);
+// The target (issue 31) is met when one of treebench's extractors reaches it, by CPU (the steadier
+// figure on a shared machine); each says where it stands, and the default's shortfall is printed.
+let met = false;
+for (const m of measured) {
+  const cpuRatio = ptCpu / m.cpu;
+  met ||= cpuRatio >= 0.5;
+  console.log(`ratio treebench ${m.extractor === 'pdfjs' ? '(pdf.js, the default)' : '(poppler, corpus.extractor: poppler)'} / pdftotext: wall ${(ptWall / m.wall).toFixed(2)}x, CPU ${cpuRatio.toFixed(2)}x: target >= 0.5x ${cpuRatio >= 0.5 ? 'PASS' : 'FAIL'}`);
+}
+if (!met) process.exitCode = 1;

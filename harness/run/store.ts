@@ -38,7 +38,7 @@ export interface RunManifest {
   ingestion?: {
     /** Trees built by the configured model (corpus.tree: model, or auto on a poor offline tree). */
     trees?: import('../types.ts').ModelTreeStats;
-    pdf?: { documents: number; pages: number; extracted: number; fromCache: number; ms: number; skipped?: import('../types.ts').SkippedDocument[]; duplicates?: import('../types.ts').DuplicateDocuments[] };
+    pdf?: Omit<import('../types.ts').IngestStats, 'treeModel'>;
     summaries?: { nodes: number; calls: number; cached: number; inputTokens: number; outputTokens: number; costUsd: number; fallbacks: number; ms: number };
   };
   code: { version: string; commit: string | null; dirty: boolean | null; node: string };

@@ -99,7 +99,10 @@ export function comparability(a: RunManifest, b: RunManifest, names: [string, st
     // A corpus is named after its folder or, for some formats, the questions file: the same name
     // often holds other documents. Its size says more, and the name is given when they differ.
     const corpus = (m: RunManifest) => `${a.corpus?.name === b.corpus?.name ? '' : `${m.corpus?.name}, `}${m.corpus?.docs ?? '?'} document${m.corpus?.docs === 1 ? '' : 's'} (sha256 ${short(m.corpus?.hash)})`;
-    refusals.push(`different corpora: ${na} has ${corpus(a)}, ${nb} has ${corpus(b)}`);
+    // The same PDFs read by another extractor (corpus.extractor) are other texts and trees.
+    const extractor = (m: RunManifest) => m.ingestion?.pdf?.extractor;
+    const readBy = extractor(a) && extractor(b) && extractor(a) !== extractor(b) ? ` (PDFs read by ${extractor(a)} and by ${extractor(b)}: corpus.extractor)` : '';
+    refusals.push(`different corpora: ${na} has ${corpus(a)}, ${nb} has ${corpus(b)}${readBy}`);
   }
   if (a.model?.id !== b.model?.id) notes.push(`model: ${a.model?.id} → ${b.model?.id}`);
   if (a.embedder !== b.embedder) notes.push(`embedder: ${a.embedder} → ${b.embedder}`);

@@ -58,4 +58,14 @@ describe('configDiff', () => {
     const same = comparability(a, manifest({ configHash: 'h3', config: parsed({ strategies: ['vector'], scoring: { numericRelTol: 0.01 }, budget: { calls: 3 } }) })).notes;
     expect(same.join(' ')).not.toMatch(/scoring settings differ/);
   });
+
+  it('a corpus read by another PDF extractor: the refusal says so', () => {
+    const pdf = (extractor: 'pdfjs' | 'poppler') => ({ pdf: { documents: 12, pages: 990, extracted: 12, fromCache: 0, ms: 1, extractor } });
+    const a = manifest({ ingestion: pdf('pdfjs') });
+    const b = manifest({ corpus: { ...manifest().corpus, hash: 'corpus-hash-2' }, ingestion: pdf('poppler') });
+    expect(comparability(a, b).refusals.join(' ')).toMatch(/different corpora: .*\(PDFs read by pdfjs and by poppler: corpus\.extractor\)/);
+    // Another corpus read by the same extractor: no word of extractors.
+    const c = manifest({ corpus: { ...manifest().corpus, hash: 'corpus-hash-3' }, ingestion: pdf('pdfjs') });
+    expect(comparability(a, c).refusals.join(' ')).not.toMatch(/extractor/);
+  });
 });

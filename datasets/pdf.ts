@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import pLimit, { type LimitFunction } from 'p-limit';
 import type { DocTree } from '../harness/types.ts';
 import { DataError } from './errors.ts';
 import { inputFileProblem } from '../harness/files/inputFile.ts';
@@ -177,19 +178,8 @@ export function assertExtractorAvailable(extractor: PdfExtractor): void {
   if (extractor === 'poppler' && !pdftohtmlAvailable()) throw new DataError(missingPdftohtml(), { field: 'corpus.extractor' });
 }
 
-/** pdftohtml processes running, and those waiting for a slot (as many at once as the pdf.js pool has workers). */
-let popplerRunning = 0;
-const popplerQueue: (() => void)[] = [];
-async function popplerSlot<T>(run: () => Promise<T>): Promise<T> {
-  if (popplerRunning >= poolSize()) await new Promise<void>((go) => popplerQueue.push(go));
-  popplerRunning++;
-  try {
-    return await run();
-  } finally {
-    popplerRunning--;
-    popplerQueue.shift()?.();
-  }
-}
+/** pdftohtml processes: as many at once as the pdf.js pool has workers (made at the first PDF poppler reads). */
+let popplerLimit: LimitFunction | null = null;
 
 // --- cache -----------------------------------------------------------------------------------
 
@@ -298,7 +288,7 @@ async function extract(file: string): Promise<PdfContent> {
 async function extractPoppler(file: string): Promise<PdfContent> {
   let raw;
   try {
-    raw = await popplerSlot(() => popplerExtract(file));
+    raw = await (popplerLimit ??= pLimit(poolSize()))(() => popplerExtract(file));
   } catch (err) {
     if (err instanceof PopplerError && err.missing) throw new DataError(missingPdftohtml(), { field: 'corpus.extractor', file }, { cause: err });
     if (err instanceof PopplerError && err.encrypted) throw new DataError('the PDF is encrypted and needs a password; treebench cannot read it', { file }, { cause: err });

@@ -27,6 +27,7 @@ import { DataError, preview } from './errors.ts';
 import { byCodeUnit, exists, isDirectory, parseJsonLine, readText } from './files.ts';
 import { loadQuestionSet, questionSetNotes, type LoadQuestionsOptions, type QuestionMappingInput } from './mapping.ts';
 import { ingestPdfs, type IngestOptions, type IngestStats } from './ingest.ts';
+import { referencedDocs } from './references.ts';
 
 export const FINANCEBENCH_QUESTION_FILES = ['financebench_open_source.jsonl', 'financebench_open_source.subset.jsonl'];
 export const FINANCEBENCH_DOC_INFO_FILES = ['financebench_document_information.jsonl', 'financebench_document_information.subset.jsonl'];
@@ -93,10 +94,8 @@ function firstExisting(dir: string, names: string[], what: string, also = ''): s
   throw new DataError(`no ${what} here (looked for ${names.join(', ')}${also})`, { file: dir, field: 'dataset.path' });
 }
 
-/** Document ids a question refers to: the filing it names and every gold evidence document. */
-export function referencedDocs(q: Question): string[] {
-  return [...new Set([...(q.docIds ?? []), ...(q.evidence ?? []).map((e) => e.docId)])];
-}
+// Document ids a question refers to (the filing it names and every gold evidence document).
+export { referencedDocs };
 
 /**
  * Where the question file, the document information and the PDFs are: `target` is the folder

@@ -23,7 +23,6 @@
 // is overwritten). Document ids, titles and descriptions are not part of the cached tree: they
 // come from the caller on every load.
 // Markdown documents use the same folder and primitives (datasets/markdownIngest.ts: markdown/).
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -31,6 +30,7 @@ import type { DocMetadata, DocTree, DuplicateDocuments, IngestStats, SkippedDocu
 import { startProgress } from '../harness/run/progress.ts';
 import { sweepStaleTemps, writeViaTemp } from '../harness/files/tempFiles.ts';
 import { inputFileProblem } from '../harness/files/inputFile.ts';
+import { sha256 } from '../harness/files/fileHash.ts';
 import { assertExtractorAvailable, pageTextWarnings, readPdf, type PdfContent, type PdfExtractor } from './pdf.ts';
 import { TREE_BUILDER_VERSION, type TreeBuildReport, type TreeChoice } from './treeBuild/index.ts';
 import { buildPdfTreeWithModel } from './treeBuild/withModel.ts';
@@ -114,7 +114,7 @@ type DocModelCost = (IngestionCalls & { built: boolean; failed: boolean; ms: num
 const modelInReach = (opts: IngestOptions): opts is IngestOptions & { model: IngestionModel } => Boolean(opts.model) && (opts.tree === undefined || opts.tree === 'auto' || opts.tree === 'model');
 
 /** Hex SHA-256 (cache keys: file contents, option sets). */
-export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+export { sha256 };
 
 /** A cache entry, or null when it is absent or unreadable (a miss). */
 export function readGz<T>(file: string): T | null {

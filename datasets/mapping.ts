@@ -27,7 +27,8 @@
 // Without a mapping the records are read as treebench's own Question JSON (the sample format).
 // Gold evidence never feeds `docIds`: strategies may read docIds, and gold must not leak to them.
 import path from 'node:path';
-import { parse as parseCsv } from 'csv-parse/sync';
+import { createRequire } from 'node:module';
+import type { parse as ParseCsv } from 'csv-parse/sync';
 import { z } from 'zod';
 import type { GoldEvidence, Question } from '../harness/types.ts';
 import { DataError, preview } from './errors.ts';
@@ -212,6 +213,10 @@ function readCsvRecords(text: string, file: string, m: QuestionMapping, defaultD
   return rows.map(({ record, line }, i) => ({ data: record, line, prefix: '', defaultId: String(i + 1) }));
 }
 
+// The CSV parser is required by the first CSV file read, not with every question file.
+const requireCjs = createRequire(import.meta.url);
+let csvParse: typeof ParseCsv | undefined;
+
 /**
  * CSV with a header row into objects, each with the 1-based line its record starts on (quoted
  * fields may span lines). A byte order mark is dropped; malformed CSV is a DataError with a line.
@@ -221,7 +226,8 @@ export function parseCsvRecords(text: string, file: string, delimiter = ','): Ar
   const input = text.replace(/\r\n?/g, '\n');
   let rows: Array<{ record: Record<string, string>; info: { lines: number }; raw: string }>;
   try {
-    rows = parseCsv(input, { columns: true, bom: true, info: true, raw: true, skip_empty_lines: true, delimiter }) as unknown as typeof rows;
+    csvParse ??= (requireCjs('csv-parse/sync') as { parse: typeof ParseCsv }).parse;
+    rows = csvParse(input, { columns: true, bom: true, info: true, raw: true, skip_empty_lines: true, delimiter }) as unknown as typeof rows;
   } catch (err) {
     const e = err as Error & { lines?: number };
     throw new DataError(`invalid CSV: ${e.message}`, { file, line: e.lines }, { cause: err });
@@ -282,6 +288,31 @@ export function getPath(obj: unknown, ref: string): unknown {
 const isAbsent = (v: unknown) =>
   v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
 
+/**
+ * Appends the non-blank strings `x` stands for (a string, split by `sep` when given, trimmed; a
+ * finite number; a boolean) to `out`; false, appending nothing, for any other value. (A loop,
+ * not a closure and two arrays per value: it runs for every field of every record.)
+ */
+function pushStrings(out: string[], x: unknown, sep: string | undefined): boolean {
+  if (typeof x === 'string') {
+    if (sep === undefined || sep === '') {
+      const t = x.trim();
+      if (t !== '') out.push(t);
+    } else {
+      for (const part of x.split(sep)) {
+        const t = part.trim();
+        if (t !== '') out.push(t);
+      }
+    }
+    return true;
+  }
+  if ((typeof x === 'number' && Number.isFinite(x)) || typeof x === 'boolean') {
+    out.push(String(x));
+    return true;
+  }
+  return false;
+}
+
 class RecordMapper {
   constructor(
     readonly rec: SourceRecord,
@@ -303,24 +334,13 @@ class RecordMapper {
   /** A string, a number, or an array of them; strings split by `sep` when given. */
   strings(v: unknown, ref: string, target: string, sep: string | undefined, what: string, base = ''): string[] {
     if (target !== 'answers') v = unstringifyList(v);
-    const one = (x: unknown): string[] | null => {
-      if (typeof x === 'string') return (sep ? x.split(sep) : [x]).map((s) => s.trim()).filter((s) => s !== '');
-      if (typeof x === 'number' && Number.isFinite(x)) return [String(x)];
-      if (typeof x === 'boolean') return [String(x)];
-      return null;
-    };
+    const out: string[] = [];
     if (Array.isArray(v)) {
-      const out: string[] = [];
       for (const x of v) {
-        const s = x === null ? [] : one(x);
-        if (s === null) this.fail(ref, target, `expected ${what}, got an array containing ${preview(x)}`, base);
-        out.push(...s);
+        if (x !== null && !pushStrings(out, x, sep)) this.fail(ref, target, `expected ${what}, got an array containing ${preview(x)}`, base);
       }
-      return out;
-    }
-    const s = one(v);
-    if (s === null) this.fail(ref, target, `expected ${what}, got ${preview(v)}`, base);
-    return s;
+    } else if (!pushStrings(out, v, sep)) this.fail(ref, target, `expected ${what}, got ${preview(v)}`, base);
+    return out;
   }
 
   pages(v: unknown, ref: string, base = ''): number[] {

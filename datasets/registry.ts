@@ -11,10 +11,12 @@
 import { corpusHash as contentHash } from '../harness/trees/corpusHash.ts';
 import fs from 'node:fs';
 import path from 'node:path';
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type Picomatch from 'picomatch';
 import { fileURLToPath } from 'node:url';
 import type { BenchmarkData, Corpus, DocTree, DuplicateDocuments, Question } from '../harness/types.ts';
 import { dataPath, escapeWarning } from '../harness/files/containment.ts';
+import { sha256 } from '../harness/files/fileHash.ts';
 
 export type { BenchmarkData };
 import { corpusConfigSchema, parseDataConfig, type BenchmarkDataConfig, type BenchmarkDataConfigInput, type CorpusConfig, type DatasetConfig } from './config.ts';
@@ -22,20 +24,22 @@ import { loadEmanualS10 } from './emanual.ts';
 import { DataError } from './errors.ts';
 import { byCodeUnit, drainTextWarnings, exists, isDirectory, listFiles, MAX_JSON_DEPTH, posixRelative, stem } from './files.ts';
 import { loadQuestionSet, NATIVE_MAPPING, pendingTitlePaths, questionSetNotes, type LoadQuestionsOptions, type QuestionMappingInput } from './mapping.ts';
-import { readPdfsWithProgress } from './loadProgress.ts';
 import { loadPassagesFile, passageMappingSchema } from './passages.ts';
 import { resolveTitlePaths } from './titlePath.ts';
 import { loadNativeCorpus } from './native.ts';
 import { loadPageIndexFile, pageIndexDocIdFromFile } from './pageindex.ts';
-import { loadFinanceBench, referencedDocs } from './financebench.ts';
-import { pageTextWarnings } from './pdf.ts';
-import { ingestPdfs, sha256, type IngestOptions, type IngestStats } from './ingest.ts';
+import { referencedDocs } from './references.ts';
+import type { IngestOptions, IngestStats } from './ingest.ts';
 import { addExtractiveSummaries } from './summaries.ts';
-import { TREE_BUILDER_VERSION } from './treeBuild/index.ts';
-import { MODEL_TREE_VERSION } from './treeBuild/model.ts';
 import { ingestionModelFor, type IngestionModel, type IngestionModelConfig } from '../harness/run/ingestionModel.ts';
 import { parseModelConfig } from '../harness/models/providers/registry.ts';
 import { walkNodes } from './tree-utils.ts';
+
+// The PDF stack (pdf.js or poppler, the tree builder, FinanceBench's loader) is imported by the
+// loaders that read PDFs, when they run, and picomatch is required by the first corpus with
+// include/exclude globs: loading JSON documents and questions loads neither.
+const requireCjs = createRequire(import.meta.url);
+const picomatch = (): typeof Picomatch => requireCjs('picomatch') as typeof Picomatch;
 
 export interface LoadedDataset {
   name: string;
@@ -227,6 +231,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     async load(cfg, baseDir, ctx) {
       rejectUnused(cfg, ['mapping'], 'financebench');
       const dir = requirePath(cfg, baseDir, 'dataset.path', 'the FinanceBench folder');
+      const { loadFinanceBench } = await import('./financebench.ts');
       const data = await loadFinanceBench(dir, {
         missingDocs: cfg.missingDocs ?? 'skip',
         ...(cfg.setting ? { setting: cfg.setting } : {}),
@@ -291,8 +296,8 @@ function corpusFiles(targets: string[], exts: string[], format: string, cfg?: Pi
   const list = (g: string | string[] | undefined) => (g === undefined ? [] : Array.isArray(g) ? g : [g]);
   const include = list(cfg?.include);
   const exclude = list(cfg?.exclude);
-  const isIncluded = include.length ? picomatch(include, { dot: true }) : () => true;
-  const isExcluded = exclude.length ? picomatch(exclude, { dot: true }) : () => false;
+  const isIncluded = include.length ? picomatch()(include, { dot: true }) : () => true;
+  const isExcluded = exclude.length ? picomatch()(exclude, { dot: true }) : () => false;
   const out: Array<{ file: string; root: string | null }> = [];
   for (const t of targets) {
     if (isDirectory(t)) {
@@ -412,6 +417,7 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
       const entries = all.filter((_, i) => keep[i]);
       const docs = loadedAll.filter((_, i) => keep[i]);
       const pdfs = entries.map(({ file }, i) => pageIndexPdf(cfg, baseDir, file, docs[i].docId, all.length, warnings));
+      const [{ readPdfsWithProgress }, { pageTextWarnings }] = await Promise.all([import('./loadProgress.ts'), import('./pdf.ts')]);
       const contents = await readPdfsWithProgress(pdfs.filter((p): p is string => p !== null), 'pageindex: extracting page text', cfg.extractor);
       const files: string[] = [];
       let k = 0;
@@ -470,6 +476,7 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
       const all = corpusFiles(corpusTargets(cfg, baseDir), ['.pdf'], 'pdf', cfg);
       // Only the PDFs asked for are ever extracted (corpus.only: referenced, --limit, --shard).
       const entries = onlyEntries(all, ({ file, root }) => pdfDocId(file, root), opts?.only);
+      const { ingestPdfs } = await import('./ingest.ts');
       const { docs, stats } = await ingestPdfs(
         entries.map(({ file, root }) => ({ file, docId: pdfDocId(file, root) })),
         { ...opts?.ingest, warnings },
@@ -726,6 +733,7 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     // Hash the questions before title paths resolve: only the running ones' can, in a partial corpus.
     const questionsHash = sha256(JSON.stringify(questions.map((q) => [q, pendingTitlePaths.get(q) ?? null])));
     // Built trees depend on the builder too: its version is part of the corpus's identity.
+    const [{ TREE_BUILDER_VERSION }, { MODEL_TREE_VERSION }] = await Promise.all([import('./treeBuild/index.ts'), import('./treeBuild/model.ts')]);
     // Where the files lie is not part of it (the same files elsewhere are the same corpus): the
     // section's paths are left out, each document's bytes are hashed under its docId.
     // (the extractor counts through `build`, where it is only when not the default pdf.js)

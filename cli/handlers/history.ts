@@ -6,7 +6,8 @@ import { HISTORY_FORMATS, renderHistoryGroups, type HistoryFormat } from '../../
 import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import { writeOutputFile } from '../../harness/files/output.ts';
 import type { CommandBody, Runner } from '../runner.ts';
-import { checkAlpha, checkResamples, headlineLevel, loadRunsUnder, resolveMetrics, splitList } from './shared.ts';
+import { checkAlpha, checkResamples, headlineLevel, resolveMetrics, splitList } from './shared.ts';
+import { loadRunsUnder } from './runsUnder.ts';
 import { strategyIds } from '../../harness/analysis/compare/runs.ts';
 import { UsageError } from '../../harness/errors.ts';
 

@@ -27,7 +27,7 @@ import { registerBuiltinStrategies } from '../../strategies/registry.ts';
 import { warningLines } from '../../reports/warnings.ts';
 import { ingestionLine } from '../../reports/format.ts';
 import { progressPrinter } from './runProgress.ts';
-import { workerLogFile } from '../../harness/plugins/host.ts';
+import { workerLogFile } from '../../harness/plugins/logFile.ts';
 
 // Configs name the built-in strategies: this command offers them.
 registerBuiltinStrategies();

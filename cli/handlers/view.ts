@@ -21,7 +21,8 @@ import { renderHtml } from '../../reports/html/run.ts';
 import { nodeTitles } from '../../reports/html/titles.ts';
 import { reportMeta } from '../../reports/meta.ts';
 import { VIEW_CSP, ViewSite, type ViewRun } from '../../reports/view/site.ts';
-import { checkResamples, headlineLevel, loadRunsUnder, resolveMetrics, splitList } from './shared.ts';
+import { checkResamples, headlineLevel, resolveMetrics, splitList } from './shared.ts';
+import { loadRunsUnder } from './runsUnder.ts';
 import { corpusOfRun } from './trace.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 

@@ -7,6 +7,9 @@ import { closeSync, openSync, readSync } from 'node:fs';
 
 const CHUNK = Buffer.allocUnsafe(64 * 1024);
 
+/** The SHA-256 of a string (as UTF-8) or of bytes, hex. */
+export const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
+
 /** The file's SHA-256, hex. Synchronous, so the one buffer is never shared by two reads. */
 export function fileSha256(path: string): string {
   const fd = openSync(path, 'r');

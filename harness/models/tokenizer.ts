@@ -172,6 +172,14 @@ function countWindow(enc: Encoder, w: string): number {
   return n;
 }
 
+/** Tokens of one regex piece: its windows' counts (a piece is one window but for long runs). */
+function countPiece(enc: Encoder, piece: string): number {
+  if (piece.length <= MAX_PIECE_CHARS) return countWindow(enc, piece);
+  let n = 0;
+  for (const w of windows(piece)) n += countWindow(enc, w);
+  return n;
+}
+
 /** A span of text with its token count: a regex piece, or a window of a long piece. */
 interface Unit {
   start: number;
@@ -248,9 +256,7 @@ function isBlank(c: string): boolean {
 
 function countPieces(enc: Encoder, text: string): number {
   let n = 0;
-  for (const m of text.matchAll(enc.pattern)) {
-    for (const w of windows(m[0])) n += countWindow(enc, w);
-  }
+  for (const m of text.matchAll(enc.pattern)) n += countPiece(enc, m[0]);
   return n;
 }
 
@@ -427,10 +433,24 @@ export function chunkByTokens(text: string, opts: ChunkOptions): TokenChunk[] {
       }
     }
   };
-  for (const u of units(enc, text)) {
-    flushPending(u.start);
-    pendingStart = u.start;
-    pendingTokens = u.tokens;
+  // The units (see units()), spelled out: this loop sees every piece of the corpus, and two
+  // generators per piece made chunking the sample corpus (71 KB of text, a fresh process) take
+  // 84 ms instead of 71.
+  for (const m of text.matchAll(enc.pattern)) {
+    const piece = m[0];
+    if (piece.length <= MAX_PIECE_CHARS) {
+      flushPending(m.index);
+      pendingStart = m.index;
+      pendingTokens = countWindow(enc, piece);
+      continue;
+    }
+    let start = m.index;
+    for (const w of windows(piece)) {
+      flushPending(start);
+      pendingStart = start;
+      pendingTokens = countWindow(enc, w);
+      start += w.length;
+    }
   }
   flushPending(text.length);
   const count = starts.length;

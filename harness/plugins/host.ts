@@ -31,11 +31,11 @@ import { loadPlugin } from './load.ts';
 import { corpusFile, PROTOCOL, resultFromResponse, type StrategyRequest } from './protocol.ts';
 import { StrategyService } from './service.ts';
 import { StrategyWorker } from './worker.ts';
+import { workerLogFile } from './logFile.ts';
 
 export const CORPUS_FILE = 'corpus.json';
 
-/** A worker's stderr log, relative to the run folder. */
-export const workerLogFile = (id: string): string => join('logs', `${id.replace(/[^A-Za-z0-9._-]+/g, '_')}.stderr.log`);
+export { workerLogFile } from './logFile.ts';
 
 type PluginSource = NonNullable<StrategySpec['source']>;
 

@@ -22,7 +22,7 @@
  */
 import { Xoshiro128 } from './rng.ts';
 import { ReplicateKernel } from './replicateKernel.ts';
-import { quantileSorted } from './summary.ts';
+import { quantileUnsorted } from './select.ts';
 
 /** One metric per question: the total of its values and how many values there are. */
 export interface ClusterColumn {
@@ -208,11 +208,12 @@ export function replicateBounds(job: ClusterBootstrapJob, blocks: readonly Repli
     return out;
   };
   const bounds = (rep: Float64Array): Bounds => {
-    rep.sort();
-    let valid = rep.length;
-    while (valid > 0 && Number.isNaN(rep[valid - 1])) valid--;
+    // Replicates without any applicable record (NaN) are dropped; the rest are not sorted but
+    // selected (select.ts): the same two quantiles.
+    let valid = 0;
+    for (let i = 0; i < rep.length; i++) if (!Number.isNaN(rep[i])) rep[valid++] = rep[i]!;
     const v = rep.subarray(0, valid);
-    return { lo: quantileSorted(v, alpha / 2), hi: quantileSorted(v, 1 - alpha / 2) };
+    return { lo: quantileUnsorted(v, alpha / 2), hi: quantileUnsorted(v, 1 - alpha / 2) };
   };
   return {
     means: job.columns.map((_, m) => bounds(joined((b) => b.means[m]!))),

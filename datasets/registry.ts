@@ -608,6 +608,8 @@ export function applyMissingDocs(questions: Question[], available: Set<string>, 
   if (mode === 'keep') return questions;
   const missing = new Map<string, number>();
   const kept = questions.filter((q) => {
+    // Nearly every question names only documents there are: no lists made for those.
+    if ((q.docIds ?? []).every((d) => available.has(d)) && (q.evidence ?? []).every((e) => available.has(e.docId))) return true;
     const gone = referencedDocs(q).filter((d) => !available.has(d));
     for (const d of gone) missing.set(d, (missing.get(d) ?? 0) + 1);
     return gone.length === 0;

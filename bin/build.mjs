@@ -3,13 +3,13 @@
 // (and type declarations) next to the sources (tsconfig.build.json), after removing the JavaScript of an earlier build (so a
 // deleted source leaves no stale module); bundles the command into dist/ (bin/bundle.mjs); then
 // stamps the build for bin/treebench.mjs, with the commit and state of the sources it was built
-// from (harness/run/codeVersion.ts reads them, so a run starts no git process).
+// from (harness/run/codeVersion.ts reads them, so a run starts no git process) and their listing.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { sourceFiles } from './source-dirs.mjs';
+import { sourceFiles, sourceListing } from './source-dirs.mjs';
 import { bundleCli } from './bundle.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -38,4 +38,6 @@ function gitState() {
   if (head.status !== 0 || status.status !== 0) return { commit: null, dirty: null };
   return { commit: head.stdout.trim(), dirty: status.stdout.trim() !== '' };
 }
-writeFileSync(join(root, '.build-stamp'), `${JSON.stringify({ builtAt: new Date().toISOString(), ...gitState() })}\n`);
+// The listing of the sources lets the command check its build with a stat per source and
+// folder (bin/source-dirs.mjs, buildIsCurrent); written last, so the stamp is newer than all of them.
+writeFileSync(join(root, '.build-stamp'), `${JSON.stringify({ builtAt: new Date().toISOString(), ...gitState(), sources: sourceListing(root) })}\n`);

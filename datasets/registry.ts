@@ -35,8 +35,8 @@ import { ingestionModelFor, type IngestionModel, type IngestionModelConfig } fro
 import { parseModelConfig } from '../harness/models/providers/registry.ts';
 import { walkNodes } from './tree-utils.ts';
 
-// The PDF stack (pdf.js or poppler, the tree builder, FinanceBench's loader) is imported by the
-// loaders that read PDFs, when they run, and picomatch is required by the first corpus with
+// The PDF stack (pdfStack.ts: pdf.js or poppler, the tree builder, FinanceBench's loader) is
+// imported by the loaders that read PDFs, when they run, and picomatch is required by the first corpus with
 // include/exclude globs: loading JSON documents and questions loads neither.
 const requireCjs = createRequire(import.meta.url);
 const picomatch = (): typeof Picomatch => requireCjs('picomatch') as typeof Picomatch;
@@ -231,7 +231,7 @@ export const datasetLoaders: DatasetLoaderFactory[] = [
     async load(cfg, baseDir, ctx) {
       rejectUnused(cfg, ['mapping'], 'financebench');
       const dir = requirePath(cfg, baseDir, 'dataset.path', 'the FinanceBench folder');
-      const { loadFinanceBench } = await import('./financebench.ts');
+      const { loadFinanceBench } = await import('./pdfStack.ts');
       const data = await loadFinanceBench(dir, {
         missingDocs: cfg.missingDocs ?? 'skip',
         ...(cfg.setting ? { setting: cfg.setting } : {}),
@@ -417,7 +417,7 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
       const entries = all.filter((_, i) => keep[i]);
       const docs = loadedAll.filter((_, i) => keep[i]);
       const pdfs = entries.map(({ file }, i) => pageIndexPdf(cfg, baseDir, file, docs[i].docId, all.length, warnings));
-      const [{ readPdfsWithProgress }, { pageTextWarnings }] = await Promise.all([import('./loadProgress.ts'), import('./pdf.ts')]);
+      const { readPdfsWithProgress, pageTextWarnings } = await import('./pdfStack.ts');
       const contents = await readPdfsWithProgress(pdfs.filter((p): p is string => p !== null), 'pageindex: extracting page text', cfg.extractor);
       const files: string[] = [];
       let k = 0;
@@ -476,7 +476,7 @@ export const corpusLoaders: CorpusLoaderFactory[] = [
       const all = corpusFiles(corpusTargets(cfg, baseDir), ['.pdf'], 'pdf', cfg);
       // Only the PDFs asked for are ever extracted (corpus.only: referenced, --limit, --shard).
       const entries = onlyEntries(all, ({ file, root }) => pdfDocId(file, root), opts?.only);
-      const { ingestPdfs } = await import('./ingest.ts');
+      const { ingestPdfs } = await import('./pdfStack.ts');
       const { docs, stats } = await ingestPdfs(
         entries.map(({ file, root }) => ({ file, docId: pdfDocId(file, root) })),
         { ...opts?.ingest, warnings },
@@ -735,7 +735,7 @@ export async function loadBenchmarkData(cfgInput: BenchmarkDataConfigInput, base
     // Hash the questions before title paths resolve: only the running ones' can, in a partial corpus.
     const questionsHash = sha256(JSON.stringify(questions.map((q) => [q, pendingTitlePaths.get(q) ?? null])));
     // Built trees depend on the builder too: its version is part of the corpus's identity.
-    const [{ TREE_BUILDER_VERSION }, { MODEL_TREE_VERSION }] = await Promise.all([import('./treeBuild/index.ts'), import('./treeBuild/model.ts')]);
+    const { TREE_BUILDER_VERSION, MODEL_TREE_VERSION } = await import('./pdfStack.ts');
     // Where the files lie is not part of it (the same files elsewhere are the same corpus): the
     // section's paths are left out, each document's bytes are hashed under its docId.
     // (the extractor counts through `build`, where it is only when not the default pdf.js)

@@ -9,23 +9,23 @@
 // pages/s by wall time, pages per CPU-second (robust on a loaded machine: treebench's process
 // CPU, pdftotext's children CPU from /proc/self/stat; the poppler extractor's is both: its own
 // XML reading and its pdftohtml children), and each extractor's figure as a ratio to pdftotext's.
-// The target (issue 31): ratio >= 0.5 by CPU, met when one extractor reaches it (exit 1 when none does). `--extractor pdfjs|poppler` measures one (default: both,
-// pdf.js first). pdftotext and pdftohtml come from Debian's poppler-utils (.ci/run installs it).
+// The target (issue 31): ratio >= 0.5 by CPU, met when one extractor reaches it (exit 1 when
+// none does). `--extractor pdfjs|poppler` measures one (default: both, pdf.js first). pdftotext and pdftohtml come from Debian's poppler-utils (.ci/run installs it).
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clearPdfCache, readPdfs, type PdfExtractor } from '../datasets/pdf.ts';
+import { clearPdfCache, PDF_EXTRACTORS, readPdfs, type PdfExtractor } from '../datasets/pdf.ts';
 import { pdftohtmlAvailable } from '../datasets/pdfPoppler.ts';
 import { benchArgs, exitWithUsageError } from './lib/args.ts';
 
 const args = benchArgs(import.meta.url, {
-  extractor: { type: 'string', default: 'both', choices: ['both', 'pdfjs', 'poppler'], help: "which of treebench's extractors to measure (corpus.extractor): pdfjs, poppler (pdftohtml) or both" },
+  extractor: { type: 'string', default: 'both', choices: ['both', ...PDF_EXTRACTORS], help: "which of treebench's extractors to measure (corpus.extractor): pdfjs, poppler (pdftohtml) or both" },
   jobs: { type: 'string', default: String(Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length))), number: 'positive-integer', help: 'pdftotext processes run at once (treebench uses its own pool: one worker per core, at most 4)' },
 });
 const jobs = args.number('jobs');
-const extractors: PdfExtractor[] = args.string('extractor') === 'both' ? ['pdfjs', 'poppler'] : [args.string('extractor') as PdfExtractor];
+const extractors: PdfExtractor[] = args.string('extractor') === 'both' ? [...PDF_EXTRACTORS] : [args.string('extractor') as PdfExtractor];
 const here = path.dirname(fileURLToPath(import.meta.url));
 const shared = path.resolve(here, '../../shared/datasets');
 const files = ['financebench/pdfs', 'pageindex-examples', 'tree-reference']

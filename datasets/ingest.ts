@@ -113,9 +113,6 @@ type DocModelCost = (IngestionCalls & { built: boolean; failed: boolean; ms: num
 /** Whether these options put the model in reach of the tree builder. */
 const modelInReach = (opts: IngestOptions): opts is IngestOptions & { model: IngestionModel } => Boolean(opts.model) && (opts.tree === undefined || opts.tree === 'auto' || opts.tree === 'model');
 
-/** Hex SHA-256 (cache keys: file contents, option sets). */
-export { sha256 };
-
 /** A cache entry, or null when it is absent or unreadable (a miss). */
 export function readGz<T>(file: string): T | null {
   try {

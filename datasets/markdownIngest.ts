@@ -19,7 +19,8 @@ import type { DocTree } from '../harness/types.ts';
 import { startProgress } from '../harness/run/progress.ts';
 import { readText } from './files.ts';
 import { inputFileProblem } from '../harness/files/inputFile.ts';
-import { readGz, sha256, sweepIngestCache, writeGz } from './ingest.ts';
+import { readGz, sweepIngestCache, writeGz } from './ingest.ts';
+import { sha256 } from '../harness/files/fileHash.ts';
 import { TEXT_FILES_FOR_PROGRESS } from './loadProgress.ts';
 import { MARKDOWN_PARSER_VERSION, parseMarkdown } from './markdown.ts';
 

@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import pLimit, { type LimitFunction } from 'p-limit';
-import type { DocTree } from '../harness/types.ts';
+import { PDF_EXTRACTORS, type DocTree, type PdfExtractor } from '../harness/types.ts';
 import { DataError } from './errors.ts';
 import { inputFileProblem } from '../harness/files/inputFile.ts';
 import { buildPdfTree, type TreeBuildOptions } from './treeBuild/build.ts';
@@ -159,12 +159,10 @@ class PdfPool {
 let pool: PdfPool | null = null;
 const poolSize = () => Math.max(1, Math.min(4, (os.availableParallelism?.() ?? os.cpus().length) || 1));
 
-/**
- * Which program extracts PDFs: `pdfjs` (pdf.js in worker threads, the default) or `poppler`
- * (poppler's pdftohtml, one process per PDF: datasets/pdfPoppler.ts). Config key `corpus.extractor`.
- */
-export type PdfExtractor = 'pdfjs' | 'poppler';
-export const PDF_EXTRACTORS: readonly PdfExtractor[] = ['pdfjs', 'poppler'];
+// Which program extracts PDFs (corpus.extractor, listed in harness/types.ts): `pdfjs` (pdf.js in
+// worker threads, the default) or `poppler` (poppler's pdftohtml, one process per PDF:
+// datasets/pdfPoppler.ts).
+export { PDF_EXTRACTORS, type PdfExtractor };
 
 export interface ReadPdfOptions {
   extractor?: PdfExtractor;

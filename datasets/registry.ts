@@ -36,8 +36,8 @@ import { parseModelConfig } from '../harness/models/providers/registry.ts';
 import { walkNodes } from './tree-utils.ts';
 
 // The PDF stack (pdfStack.ts: pdf.js or poppler, the tree builder, FinanceBench's loader) is
-// imported by the loaders that read PDFs, when they run, and picomatch is required by the first corpus with
-// include/exclude globs: loading JSON documents and questions loads neither.
+// imported by the loaders that read PDFs, when they run, and picomatch is required by the first
+// corpus with include/exclude globs: loading JSON documents and questions loads neither.
 const requireCjs = createRequire(import.meta.url);
 const picomatch = (): typeof Picomatch => requireCjs('picomatch') as typeof Picomatch;
 
@@ -608,8 +608,6 @@ export function applyMissingDocs(questions: Question[], available: Set<string>, 
   if (mode === 'keep') return questions;
   const missing = new Map<string, number>();
   const kept = questions.filter((q) => {
-    // Nearly every question names only documents there are: no lists made for those.
-    if ((q.docIds ?? []).every((d) => available.has(d)) && (q.evidence ?? []).every((e) => available.has(e.docId))) return true;
     const gone = referencedDocs(q).filter((d) => !available.has(d));
     for (const d of gone) missing.set(d, (missing.get(d) ?? 0) + 1);
     return gone.length === 0;

@@ -79,6 +79,10 @@ export interface QuestionInput {
   docIds?: string[];
 }
 
+/** What reads PDFs (corpus.extractor): pdf.js in worker threads (the default) or poppler's pdftohtml. */
+export const PDF_EXTRACTORS = ['pdfjs', 'poppler'] as const;
+export type PdfExtractor = (typeof PDF_EXTRACTORS)[number];
+
 export function toQuestionInput(q: Question): QuestionInput {
   const input: QuestionInput = { id: q.id, question: q.question };
   if (q.choices) input.choices = [...q.choices];
@@ -409,7 +413,7 @@ export interface IngestStats {
   /** PDFs that had to be read (cache misses at the content level). */
   extracted: number;
   /** What read them (corpus.extractor). */
-  extractor?: 'pdfjs' | 'poppler';
+  extractor?: PdfExtractor;
   /** PDFs whose built tree came from the cache (nothing extracted, nothing built). */
   fromCache: number;
   ms: number;

@@ -36,6 +36,7 @@
 // `format` is checked against the loader registry (datasets/registry.ts), not a fixed enum, so a
 // registered loader is usable from configs without touching this file.
 import { z } from 'zod';
+import { PDF_EXTRACTORS } from '../types.ts';
 
 // --- record filter (datasets/recordFilter.ts applies it)
 export type FilterCondition =
@@ -219,7 +220,7 @@ export const corpusConfigSchema = z
      * faster; needs poppler-utils; knows nothing of what pages draw, so text inside figures can
      * pass for headings: datasets/pdfPoppler.ts). Optional so configs without it hash as before.
      */
-    extractor: z.enum(['pdfjs', 'poppler']).optional(),
+    extractor: z.enum(PDF_EXTRACTORS).optional(),
     /**
      * Node summaries where a tree has none: `auto` = extractive for trees treebench builds from
      * PDFs, none elsewhere; `extractive` for every document; `model` = written by the configured

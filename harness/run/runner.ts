@@ -147,8 +147,6 @@ export function capAnswer(answer: string): string {
   return `${answer.slice(0, MAX_RECORD_ANSWER_CHARS)}… [${answer.length - MAX_RECORD_ANSWER_CHARS} more characters cut]`;
 }
 
-export { sha256 };
-
 /** Questions of a shard: every question whose position modulo `count` is `index - 1`. */
 export function shardQuestions<T>(questions: T[], shard?: { index: number; count: number }): T[] {
   if (!shard) return questions;

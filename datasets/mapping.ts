@@ -137,13 +137,14 @@ export function loadQuestionSet(file: string, mapping?: QuestionMappingInput | Q
   let filtered = 0;
   const seen = new Map<string, string>();
   const out: Question[] = [];
+  const mapper = new RecordMapper(m, file);
   for (const rec of records) {
     if (opts.filter && !matchesFilter(opts.filter, (f) => getPath(rec.data, f))) {
       filtered++;
       continue;
     }
     try {
-      const q = mapRecord(rec, m, file);
+      const q = mapper.map(rec);
       const where = rec.line !== undefined ? `line ${rec.line}` : `record ${rec.defaultId}`;
       const prev = seen.get(q.id);
       if (prev !== undefined) throw new DataError(`duplicate question id "${q.id}" (first at ${prev})`, { file, line: rec.line, field: rec.prefix + (m.id ?? 'id') });
@@ -272,7 +273,7 @@ function checkCsvColumns(first: Json | undefined, file: string, m: QuestionMappi
 
 /** Reads a value by exact key first (CSV headers may contain dots), then by dotted path. */
 export function getPath(obj: unknown, ref: string): unknown {
-  if (isObject(obj) && Object.hasOwn(obj, ref)) return obj[ref];
+  if (isObject(obj) && (Object.hasOwn(obj, ref) || !ref.includes('.'))) return obj[ref];
   let cur: unknown = obj;
   for (const part of ref.split('.')) {
     if (Array.isArray(cur)) {
@@ -313,12 +314,25 @@ function pushStrings(out: string[], x: unknown, sep: string | undefined): boolea
   return false;
 }
 
+/**
+ * Maps the records of one file through one mapping: what depends on the mapping alone (the
+ * answer and tag fields, the ignored answers) is worked out once, not per record.
+ */
 class RecordMapper {
+  /** The record being mapped. */
+  private rec!: SourceRecord;
+  private readonly answerRefs: readonly string[];
+  private readonly ignore: ReadonlySet<string>;
+  private readonly tagRefs: readonly string[];
+
   constructor(
-    readonly rec: SourceRecord,
     readonly m: QuestionMapping,
     readonly file: string,
-  ) {}
+  ) {
+    this.answerRefs = m.answers === undefined ? [] : Array.isArray(m.answers) ? m.answers : [m.answers];
+    this.ignore = new Set(m.ignoreAnswers.map((x) => x.trim().toLowerCase()));
+    this.tagRefs = m.tags === undefined ? [] : Array.isArray(m.tags) ? m.tags : [m.tags];
+  }
 
   fail(ref: string, target: string, msg: string, base = ''): never {
     const field = this.rec.prefix + (base ? `${base}.` : '') + ref;
@@ -384,7 +398,8 @@ class RecordMapper {
     return idx;
   }
 
-  map(): Question {
+  map(rec: SourceRecord): Question {
+    this.rec = rec;
     const m = this.m;
     const idRaw = m.id ? this.get(m.id) : this.rec.defaultId;
     if (idRaw === undefined) this.fail(m.id!, 'id', 'missing required field');
@@ -406,13 +421,14 @@ class RecordMapper {
     }
     if (m.answers) {
       // Several fields are alternatives (`[Answer_True, Yes_No_True]`); ignored values mean "none here".
-      const refs = Array.isArray(m.answers) ? m.answers : [m.answers];
-      const ignore = new Set(m.ignoreAnswers.map((x) => x.trim().toLowerCase()));
-      const answers: string[] = [];
+      const { answerRefs: refs, ignore } = this;
+      let answers: string[] = [];
       for (const ref of refs) {
         const v = this.get(ref);
         if (v === undefined) continue;
-        answers.push(...this.strings(v, ref, 'answers', m.answersSeparator, 'a string or array of strings').filter((a) => !ignore.has(a.toLowerCase())));
+        const found = this.strings(v, ref, 'answers', m.answersSeparator, 'a string or array of strings');
+        if (ignore.size === 0 && answers.length === 0) answers = found;
+        else for (const a of found) if (!ignore.has(a.toLowerCase())) answers.push(a);
       }
       q.answers = dedupe(answers);
       // A multiple-choice question is answered by its label; anything else needs an answer.
@@ -501,9 +517,8 @@ class RecordMapper {
   }
 
   tags(): string[] {
-    const refs = this.m.tags === undefined ? [] : Array.isArray(this.m.tags) ? this.m.tags : [this.m.tags];
     const out: string[] = [];
-    for (const ref of refs) {
+    for (const ref of this.tagRefs) {
       const v = this.get(ref);
       if (v === undefined) continue;
       for (const t of this.strings(v, ref, 'tags', this.m.listSeparator, 'a string or array of strings')) {
@@ -514,21 +529,34 @@ class RecordMapper {
   }
 }
 
-function mapRecord(rec: SourceRecord, m: QuestionMapping, file: string): Question {
-  return new RecordMapper(rec, m, file).map();
+/**
+ * `xs` without repeats, first occurrences in order (SameValueZero, as a Set): `xs` itself when it
+ * has none, as most lists of a record do (a few values each), else a new array.
+ */
+function dedupe<T>(xs: T[]): T[] {
+  if (xs.length > 16) return [...new Set(xs)];
+  for (let i = 1; i < xs.length; i++) {
+    for (let j = 0; j < i; j++) if (xs[i] === xs[j] || (xs[i] !== xs[i] && xs[j] !== xs[j])) return [...new Set(xs)];
+  }
+  return xs;
 }
 
-function dedupe<T>(xs: T[]): T[] {
-  return [...new Set(xs)];
+/** A document's first evidence entry: its node ids and pages without repeats. */
+function firstEntry(it: GoldEvidence): GoldEvidence {
+  const e: GoldEvidence = { docId: it.docId };
+  if (it.nodeIds) e.nodeIds = dedupe(it.nodeIds);
+  if (it.pages) e.pages = dedupe(it.pages);
+  return e;
 }
 
 /** One evidence entry per document, node ids and pages united in first-seen order. */
 export function mergeEvidence(items: GoldEvidence[]): GoldEvidence[] {
+  if (items.length === 1) return [firstEntry(items[0]!)];
   const byDoc = new Map<string, GoldEvidence>();
   for (const it of items) {
     const cur = byDoc.get(it.docId);
     if (!cur) {
-      byDoc.set(it.docId, { docId: it.docId, ...(it.nodeIds ? { nodeIds: dedupe(it.nodeIds) } : {}), ...(it.pages ? { pages: dedupe(it.pages) } : {}) });
+      byDoc.set(it.docId, firstEntry(it));
       continue;
     }
     if (it.nodeIds) cur.nodeIds = dedupe([...(cur.nodeIds ?? []), ...it.nodeIds]);

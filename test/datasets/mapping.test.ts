@@ -26,6 +26,46 @@ describe('loadQuestions: JSONL', () => {
     expect(qs[2]).toMatchObject({ answers: [], choices: ['After one day', 'After three days', 'Never'], label: 1 });
   });
 
+  it('keeps the first of repeated values, in order, in every list field, however long the list', () => {
+    const many = Array.from({ length: 20 }, (_, i) => `t${i % 7}`);
+    const f = file(
+      'rep.jsonl',
+      jsonl(
+        {
+          id: 'r1',
+          question: 'q?',
+          answers: ['b', 'a', 'b', ' a ', 'c'],
+          docIds: ['d2', 'd1', 'd2'],
+          tags: many,
+          evidence: [
+            { docId: 'd1', nodeIds: ['n2', 'n1', 'n2'], pages: [3, 1, 3] },
+            { docId: 'd2', nodeIds: ['m1'] },
+            { docId: 'd1', nodeIds: ['n1', 'n3'], pages: [1, 4] },
+          ],
+        },
+        { id: 'r2', question: 'q?', answers: ['x'], evidence: [{ docId: 'd1', nodeIds: ['n1', 'n1'] }], tags: ['only'] },
+      ),
+    );
+    const [a, b] = loadQuestions(f);
+    expect(a).toEqual({
+      id: 'r1',
+      question: 'q?',
+      answers: ['b', 'a', 'c'],
+      docIds: ['d2', 'd1'],
+      evidence: [
+        { docId: 'd1', nodeIds: ['n2', 'n1', 'n3'], pages: [3, 1, 4] },
+        { docId: 'd2', nodeIds: ['m1'] },
+      ],
+      tags: ['t0', 't1', 't2', 't3', 't4', 't5', 't6'],
+    });
+    // Key order as written (docId, nodeIds, pages): records and reports print it.
+    expect(Object.keys(a!.evidence![0]!)).toEqual(['docId', 'nodeIds', 'pages']);
+    expect(b).toEqual({ id: 'r2', question: 'q?', answers: ['x'], evidence: [{ docId: 'd1', nodeIds: ['n1'] }], tags: ['only'] });
+    // Answers named in ignoreAnswers are left out, whatever their case, from every alternative field.
+    const g = file('ign.jsonl', jsonl({ id: 1, question: 'q?', A: ['None', 'x', 'x'], B: 'y' }));
+    expect(loadQuestions(g, { question: 'question', answers: ['A', 'B'], ignoreAnswers: ['none'] })[0]!.answers).toEqual(['x', 'y']);
+  });
+
   it('maps nested fields with dotted paths and converts 0-based pages to 1-based', () => {
     const f = file(
       'fb.jsonl',

@@ -26,6 +26,9 @@ const { rankFiles, RANKS_DIR } = await import('../harness/models/tokenizer.js');
 rmSync(RANKS_DIR, { recursive: true, force: true });
 mkdirSync(RANKS_DIR, { recursive: true });
 for (const [name, bytes] of Object.entries(rankFiles())) writeFileSync(join(RANKS_DIR, `${name}.bin`), bytes);
+// The shipped price table, parsed once here (harness/models/prices.ts reads it while the YAML is unchanged).
+const { priceSnapshot, PRICES_SNAPSHOT_PATH } = await import('../harness/models/prices.js');
+writeFileSync(PRICES_SNAPSHOT_PATH, priceSnapshot());
 
 /** The checkout's commit and whether tracked files differ from it; nulls outside a git checkout. */
 function gitState() {

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRICES_PATH, PriceTableError, findPrice, loadPriceTable, parsePriceTable, priceCall } from '../../../harness/models/prices.ts';
+import { DEFAULT_PRICES_PATH, PRICES_SNAPSHOT_PATH, PriceTableError, findPrice, loadPriceTable, parsePriceTable, priceCall, priceSnapshot } from '../../../harness/models/prices.ts';
 
 const table = loadPriceTable();
 
@@ -29,6 +29,22 @@ describe('configs/prices.yaml', () => {
     expect(table.models.hash).toEqual({ input: 0, output: 0 });
     expect(table.asOf).toMatch(/^20\d\d-\d\d/);
     expect(table.path).toBe(DEFAULT_PRICES_PATH);
+  });
+});
+
+describe("the build's snapshot of the shipped table", () => {
+  it('is the table the YAML parses to, exactly, and is read only while the YAML is the text it was made from', () => {
+    const text = readFileSync(DEFAULT_PRICES_PATH, 'utf8');
+    const parsed = parsePriceTable(text, DEFAULT_PRICES_PATH);
+    expect(JSON.parse(priceSnapshot()).table).toStrictEqual(parsed);
+    // What a run reads: the build's snapshot while it is of this text (npm ci builds), else the YAML.
+    const snap = existsSync(PRICES_SNAPSHOT_PATH) ? JSON.parse(readFileSync(PRICES_SNAPSHOT_PATH, 'utf8')) : null;
+    if (snap?.sha256 === JSON.parse(priceSnapshot()).sha256) expect(snap.table).toStrictEqual(parsed);
+    expect(loadPriceTable()).toStrictEqual({ ...parsed, path: DEFAULT_PRICES_PATH });
+    // The same text elsewhere, or an edited copy, is parsed from its YAML.
+    const dir = mkdtempSync(join(tmpdir(), 'tb-snapshot-'));
+    writeFileSync(join(dir, 'prices.yaml'), text.replace('gpt-4o-mini:            { input: 0.15,', 'gpt-4o-mini:            { input: 0.16,'));
+    expect(loadPriceTable(join(dir, 'prices.yaml')).models['gpt-4o-mini']!.input).toBe(0.16);
   });
 });
 

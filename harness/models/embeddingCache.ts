@@ -115,14 +115,17 @@ export class EmbeddingCache {
     }
     const buf = Buffer.allocUnsafe(loc.length);
     readSync(loc.fd, buf, 0, loc.length, loc.offset);
-    const dim = buf.readUInt32LE(32);
-    const nnz = buf.readUInt32LE(36);
+    // DataView's accessors are V8 builtins, fast from the first call; Buffer's readFloatLE is
+    // JavaScript, slow until compiled (a run's first index reads or writes every vector once).
+    const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    const dim = view.getUint32(32, true);
+    const nnz = view.getUint32(36, true);
     const v = new Float32Array(dim);
     if (nnz === DENSE) {
-      for (let j = 0; j < dim; j++) v[j] = buf.readFloatLE(40 + 4 * j);
+      for (let j = 0; j < dim; j++) v[j] = view.getFloat32(40 + 4 * j, true);
     } else {
       const valuesAt = 40 + 4 * nnz;
-      for (let k = 0; k < nnz; k++) v[buf.readUInt32LE(40 + 4 * k)] = buf.readFloatLE(valuesAt + 4 * k);
+      for (let k = 0; k < nnz; k++) v[view.getUint32(40 + 4 * k, true)] = view.getFloat32(valuesAt + 4 * k, true);
     }
     this.stats.hits++;
     return v;
@@ -140,18 +143,19 @@ export class EmbeddingCache {
     const buf = alone ? Buffer.allocUnsafe(length) : (this.queue ??= Buffer.allocUnsafeSlow(WRITE_BYTES));
     const at = alone ? 0 : this.queued;
     hash.copy(buf, at, 0, 32);
-    buf.writeUInt32LE(v.length, at + 32);
-    buf.writeUInt32LE(sparse ? nnz : DENSE, at + 36);
+    const view = new DataView(buf.buffer, buf.byteOffset + at, length);
+    view.setUint32(32, v.length, true);
+    view.setUint32(36, sparse ? nnz : DENSE, true);
     if (sparse) {
       let k = 0;
       for (let j = 0; j < v.length; j++) {
         if (v[j] === 0) continue;
-        buf.writeUInt32LE(j, at + 40 + 4 * k);
-        buf.writeFloatLE(v[j], at + 40 + 4 * nnz + 4 * k);
+        view.setUint32(40 + 4 * k, j, true);
+        view.setFloat32(40 + 4 * nnz + 4 * k, v[j], true);
         k++;
       }
     } else {
-      for (let j = 0; j < v.length; j++) buf.writeFloatLE(v[j], at + 40 + 4 * j);
+      for (let j = 0; j < v.length; j++) view.setFloat32(40 + 4 * j, v[j], true);
     }
     this.stats.written++;
     if (alone) this.writeToPack(buf);

@@ -10,8 +10,10 @@
 // bench:process` and `bench:http` measure it). The young generation is left to V8: capping it
 // at 2 × 8 MB saved nothing measurable (node-list at c=64 with 4,000
 // calls: 191–198 MB held, 188–194 MB free) and cost 0.2–0.6 ms of CPU per call in scavenges.
-// The flag is read as the heap grows, so setting it after start works, provided it is before
-// the data loads.
+// The flag is read each time the heap's next limit is set, so setting it after start works:
+// `run` sets it as its calls start (cli/handlers/run.ts). Before then (modules, the data, the
+// index) V8's defaults apply, as for an offline run: set before the data loaded, it cost a full
+// collection more before the first request (~10 ms), for no lower peak (both 164–170 MB).
 //
 // Runs on the offline reasoner wait on nothing: they are bound by CPU and keep V8's defaults.
 // Only the `treebench` command's own process is tuned (bin/treebench.mjs says so), never a
@@ -54,8 +56,9 @@ interface ModelCallers {
 }
 
 /**
- * Before a run (or tuning) loads its data: the heap flags, in the command's own process, when
- * the model or the judge is called over the network (not the offline reasoner). Returns the flags set.
+ * As a run's calls start (or before tuning loads its data): the heap flags, in the command's own
+ * process, when the model or the judge is called over the network (not the offline reasoner).
+ * Returns the flags set.
  */
 export function limitHeapForModelCalls(config: ModelCallers): string[] {
   const providers = [config.model.provider, config.scoring.judge?.provider];

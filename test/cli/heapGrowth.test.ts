@@ -30,12 +30,14 @@ describe('heap flags of the treebench command', () => {
       probe,
       `import { getHeapSpaceStatistics } from 'node:v8';
 import { limitHeapForModelCalls, markCommandProcess } from ${JSON.stringify(resolve('cli/heapGrowth.ts'))};
-const [command, provider] = process.argv.slice(2);
+const [command, provider, when] = process.argv.slice(2);
 if (command === 'command') markCommandProcess();
-const set = limitHeapForModelCalls({ model: { provider: provider! }, scoring: {} });
+// 'late': set once what stays alive is loaded, as \`run\` sets them when its calls start.
+let set = when === 'late' ? [] : limitHeapForModelCalls({ model: { provider: provider! }, scoring: {} });
 const oldMb = () => getHeapSpaceStatistics().find((s) => s.space_name === 'old_space')!.space_size / 2 ** 20;
 const alive: object[] = [];
 for (let i = 0; i < 200_000; i++) alive.push({ i, s: 'x'.repeat(i % 50) + i });
+if (when === 'late') set = limitHeapForModelCalls({ model: { provider: provider! }, scoring: {} });
 const waiting: object[] = [];
 let maxOldMb = 0;
 for (let i = 0; i < 2_000_000; i++) {
@@ -50,6 +52,8 @@ process.stdout.write(JSON.stringify({ set, maxOldMb, alive: alive.length + waiti
       JSON.parse(execFileSync(process.execPath, ['bin/run-ts.mjs', probe, ...args], { encoding: 'utf8', env: { ...process.env, ...env } })) as { set: string[]; maxOldMb: number };
     const tuned = probeRun(['command', 'openai']);
     expect(tuned.set).toEqual(heapFlagsToSet([]));
+    const late = probeRun(['command', 'openai', 'late']);
+    expect(late.set).toEqual(heapFlagsToSet([]));
     // Counter-examples: V8's defaults, which let the old generation grow to as much as 4× what
     // is alive; the tuned probe's stays well under theirs (~100 MB against ~230 MB here).
     const untuned: Array<[string[], NodeJS.ProcessEnv]> = [
@@ -61,6 +65,7 @@ process.stdout.write(JSON.stringify({ set, maxOldMb, alive: alive.length + waiti
       const free = probeRun(args, env);
       expect(free.set).toEqual([]);
       expect(tuned.maxOldMb, args.join(' ')).toBeLessThan(0.6 * free.maxOldMb);
+      expect(late.maxOldMb, `late; ${args.join(' ')}`).toBeLessThan(0.6 * free.maxOldMb);
     }
   }, 180_000);
 });

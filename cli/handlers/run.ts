@@ -7,7 +7,6 @@ import { loadConfig } from '../../harness/config/runConfig.ts';
 import { limitHeapForModelCalls } from '../heapGrowth.ts';
 import { runBenchmark, selectQuestions, type Progress } from '../../harness/run/runner.ts';
 import { RunStore, latestRecords } from '../../harness/run/store.ts';
-import { recordsInRunOrder } from '../../harness/run/recordsInOrder.ts';
 import { RunStartError, UsageError } from '../../harness/errors.ts';
 import { redactSecrets } from '../../harness/models/secrets.ts';
 import { validateRunFlags } from '../../harness/config/runFlags.ts';
@@ -15,17 +14,13 @@ import { classifyFailure } from '../../harness/run/breaker.ts';
 import { DEFAULT_API_KEY_ENV } from '../../harness/models/endpoint.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
 import { loadBenchmarkData } from '../../datasets/registry.ts';
-import { render, type ReportFormat } from '../../reports/index.ts';
-import { reportMeta } from '../../reports/meta.ts';
-import { consoleStyle } from '../../reports/console.ts';
-import { nodeTitles } from '../../reports/html/titles.ts';
 import { setFlags, shardFrom, splitList } from './shared.ts';
-import { FORMATS, printReport, writeReportFiles } from './printReport.ts';
+import { FORMATS } from './reportFormats.ts';
+import type { ReportFormat } from '../../reports/index.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 import { startProgress, type ProgressLine } from '../../harness/run/progress.ts';
 import { registerBuiltinStrategies } from '../../strategies/registry.ts';
 import { warningLines } from '../../reports/warnings.ts';
-import { ingestionLine } from '../../reports/format.ts';
 import { progressPrinter } from './runProgress.ts';
 import { workerLogFile } from '../../harness/plugins/logFile.ts';
 
@@ -62,7 +57,6 @@ async function cmdRun(args: RunArgs): Promise<number> {
   if (args.retryErrors && !args.resume) throw new UsageError('--retry-errors only applies with --resume <runDir>');
   const shard = shardFrom(args.shard);
   const loaded = loadConfig(args.config, { set: setFlags(args.set) });
-  limitHeapForModelCalls(loaded.config);
   // The corpus need only serve the questions that will run (corpus.only: referenced, financebench).
   // (A folder a kill left without its manifest has no selection yet: runBenchmark starts it.)
   const resumeIds = args.resume ? resumeSelection(args.resume) : null;
@@ -82,6 +76,10 @@ async function cmdRun(args: RunArgs): Promise<number> {
   for (const n of data.notes) process.stderr.write(forTerminal(`note: ${n}\n`));
   for (const w of warningLines(data.warnings, 'warnings.txt in the run folder')) process.stderr.write(forTerminal(`warning: ${w}\n`));
   const interrupt = onInterrupt();
+  // The report writers (runReport.ts) load near the end of the calls, not before the first one.
+  let reporting: Promise<typeof import('./runReport.ts')> | undefined;
+  const concurrency = flags.concurrency ?? loaded.config.run.concurrency;
+  const printProgress = progressPrinter(quiet);
   const outcome = await runBenchmark({
     loaded,
     data,
@@ -93,7 +91,16 @@ async function cmdRun(args: RunArgs): Promise<number> {
     ...(args.retryErrors ? { retryErrors: true } : {}),
     ...(shard ? { shard } : {}),
     ...(args.replay ? { cache: 'replay' as const } : args.cache !== undefined ? { cache: args.cache } : {}),
-    onProgress: progressPrinter(quiet),
+    onProgress: (p) => {
+      if (p.phase === 'run') {
+        // The calls start (done 0): from now on a network model's run holds calls in flight, and
+        // its heap is bounded (cli/heapGrowth.ts). Once every task left is in flight, the command
+        // mostly waits for the last replies: the reports load then.
+        if (p.done === 0) limitHeapForModelCalls(loaded.config);
+        if (p.total - p.done <= 2 * concurrency) reporting ??= loadReporting();
+      }
+      printProgress(p);
+    },
     onSummaryProgress: summaryProgress(quiet),
     signal: interrupt.signal,
     onNote: (m) => process.stderr.write(forTerminal(`note: ${m}\n`)),
@@ -108,19 +115,7 @@ async function cmdRun(args: RunArgs): Promise<number> {
     .finally(() => interrupt.dispose());
   if (!outcome) return 1;
   for (const w of outcome.warnings) process.stderr.write(forTerminal(`warning: ${w}\n`));
-  const meta = reportMeta(outcome.manifest);
-  const store = RunStore.open(outcome.dir);
-  // Every warning of the load, one a line: the console showed only the first when there were many.
-  if (data.warnings.length) store.writeFile('warnings.txt', data.warnings.join('\n') + '\n');
-  // Only the HTML report shows per-record detail: it reads the records file back as it writes,
-  // a record at a time (outcome.records would hold every record in memory).
-  const extra = (format: string) => ({ nodeTitle: nodeTitles(data.corpus), ...(format === 'html' ? { records: recordsInRunOrder(store, outcome.manifest) } : {}) });
-  await writeReportFiles(store, loaded.config.reports, (format) => ({ summary: outcome.summary, meta, ...extra(format) }));
-  printReport(render(args.format, { summary: outcome.summary, meta, ...extra(args.format), ...(args.format === 'table' ? consoleStyle() : {}) }), args.format);
-  // The model's ingestion work (trees, summaries) is in every report's notes; on stderr too when
-  // stdout is a file format (the console table already shows the same line).
-  const ingestion = ingestionLine(meta);
-  if (ingestion && args.format !== 'table') process.stderr.write(`${ingestion}\n`);
+  await (await (reporting ??= loadReporting())).reportRun(outcome, data, loaded, args.format);
   // A judge that could not grade (its server unreachable, no verdict) leaves records ungraded:
   // said here, not only in the report, so a run that "passed" with no grades is noticed.
   const ungraded = outcome.summary.strategies.reduce((n, s) => n + (s.judge?.errors ?? 0), 0);
@@ -133,6 +128,13 @@ async function cmdRun(args: RunArgs): Promise<number> {
   }
   process.stderr.write(`run folder: ${outcome.dir}\n`);
   return runExitCode(outcome, loaded, args);
+}
+
+/** The end of the run (its reports), imported: a rejected import is thrown where it is awaited. */
+function loadReporting(): Promise<typeof import('./runReport.ts')> {
+  const loading = import('./runReport.ts');
+  loading.catch(() => {});
+  return loading;
 }
 
 /** The questions a run folder was started with, or null when it has no readable manifest yet. */

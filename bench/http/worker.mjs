@@ -67,10 +67,9 @@ async function sdkFloor() {
 
 async function harness(strategy) {
   // As `treebench run` does for a config whose model is called over the network (cli/heapGrowth.ts):
-  // heap flags before the data loads. (An older checkout measured with --before may also widen
-  // the young generation when the calls start: then it does so here too.)
+  // heap flags as the calls start (below). (An older checkout measured with --before may also
+  // widen the young generation when the calls start: then it does so here too.)
   const heap = await import('../../cli/heapGrowth.js');
-  heap.limitHeapGrowth();
   const widenWhenCallsStart = heap.widenWhenCallsStart ?? ((next) => next);
   // The layout since harness/ was split into rooms, else the flat one of an older checkout (--before).
   const layout = await import('../../harness/run/runner.js').then(
@@ -123,6 +122,7 @@ async function harness(strategy) {
       outDir,
       provider,
       onProgress: widenWhenCallsStart((p) => {
+        if (p.phase === 'run' && p.done === 0) heap.limitHeapGrowth();
         if (p.phase === 'run' && p.done === p.total) {
           tEnd = performance.now();
           cEnd = cpuNow();

@@ -2,7 +2,8 @@
 // newer than its build runs the sources, never the stale bundle. The build's listing of its
 // sources answers quickly; whatever it cannot vouch for is listed again.
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildIsCurrent, sourceListing } from '../../bin/source-dirs.mjs';
@@ -83,5 +84,31 @@ describe('buildIsCurrent', () => {
     // The same tree under a stamp without a listing: the full check lists it and sees the file.
     writeFileSync(join(root, '.build-stamp'), JSON.stringify({ builtAt: 'now' }));
     expect(await buildIsCurrent(root)).toBe(false);
+  });
+});
+
+describe('prepare (bin/prepare.mjs)', () => {
+  /** builtCheckout with the real prepare and stale check, and a stand-in build that leaves a mark. */
+  function preparable(): string {
+    const root = builtCheckout();
+    mkdirSync(join(root, 'bin'));
+    for (const f of ['prepare.mjs', 'source-dirs.mjs']) copyFileSync(join(process.cwd(), 'bin', f), join(root, 'bin', f));
+    writeFileSync(join(root, 'bin', 'build.mjs'), "import { writeFileSync } from 'node:fs';\nwriteFileSync(new URL('../built', import.meta.url), '');\n");
+    return root;
+  }
+  const prepare = (root: string, npmCommand: string) => {
+    execFileSync(process.execPath, [join(root, 'bin', 'prepare.mjs')], { env: { ...process.env, npm_command: npmCommand } });
+    return existsSync(join(root, 'built'));
+  };
+
+  it('keeps a current build when npx installs the checkout into its cache (npm exec), and builds for npm ci, install and pack', () => {
+    expect(prepare(preparable(), 'exec')).toBe(false);
+    for (const command of ['ci', 'install', 'pack']) expect(prepare(preparable(), command)).toBe(true);
+  });
+
+  it('builds under npm exec too when a source is newer than the build', () => {
+    const root = preparable();
+    utimesSync(join(root, 'harness/a.ts'), LATER, LATER);
+    expect(prepare(root, 'exec')).toBe(true);
   });
 });

@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const build = fileURLToPath(new URL('./build.mjs', import.meta.url));
-const current = async () => (await import('./source-dirs.mjs')).buildIsCurrent(root);
-if (existsSync(build) && !(process.env.npm_command === 'exec' && (await current()))) await import(build);
+const underNpx = process.env.npm_command === 'exec';
+const keep = underNpx && (await (await import('./source-dirs.mjs')).buildIsCurrent(fileURLToPath(new URL('..', import.meta.url))));
+if (existsSync(build) && !keep) await import(build);

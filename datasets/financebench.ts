@@ -94,9 +94,6 @@ function firstExisting(dir: string, names: string[], what: string, also = ''): s
   throw new DataError(`no ${what} here (looked for ${names.join(', ')}${also})`, { file: dir, field: 'dataset.path' });
 }
 
-// Document ids a question refers to (the filing it names and every gold evidence document).
-export { referencedDocs };
-
 /**
  * Where the question file, the document information and the PDFs are: `target` is the folder
  * holding the JSONL files, a repository with them under `data/`, or the question file itself.

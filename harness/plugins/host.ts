@@ -35,8 +35,6 @@ import { workerLogFile } from './logFile.ts';
 
 export const CORPUS_FILE = 'corpus.json';
 
-export { workerLogFile } from './logFile.ts';
-
 type PluginSource = NonNullable<StrategySpec['source']>;
 
 /** Entries with the same command, folder and environment share one worker process. */

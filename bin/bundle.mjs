@@ -5,19 +5,24 @@
 // of its command. bin/treebench.mjs runs it; the library face (index.js) stays the per-file tsc
 // output, whose declarations users compile against.
 //
+// The model clients' HTTP code (the openai SDK and two modules of undici) is bundled apart, into
+// dist/vendor/http.cjs, which the run loads only when it makes a model client (vendoredHttp below).
+//
 // Kept out of the bundle, loaded from node_modules at run time as before:
-//  - the optional peers (openai, pdfjs-dist, usearch, LanceDB, tsx): they may be absent, and
+//  - the other optional peers (pdfjs-dist, usearch, LanceDB, tsx): they may be absent, and
 //    their absence is a clear error at the point of use;
-//  - what the sources load through createRequire (undici; gpt-tokenizer's vocabularies, which only
-//    a checkout running its sources reads): esbuild leaves those calls alone.
+//  - what the sources load through createRequire (gpt-tokenizer's vocabularies, which only a
+//    checkout running its sources reads): esbuild leaves those calls alone.
+//
+// Every package bundled is listed, with its licence text, in dist/THIRD-PARTY-LICENSES.txt.
 import { build } from 'esbuild';
-import { cp, readFile, rm } from 'node:fs/promises';
+import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const BUNDLE_DIR = 'dist';
-const EXTERNAL = ['openai', 'openai/*', 'pdfjs-dist', 'pdfjs-dist/*', 'usearch', '@lancedb/lancedb', 'tsx', 'tsx/*'];
+const EXTERNAL = ['pdfjs-dist', 'pdfjs-dist/*', 'usearch', '@lancedb/lancedb', 'tsx', 'tsx/*'];
 
 /**
  * Each source finds its files (configs/, datasets/sample/, the PDF worker, package.json) relative
@@ -105,11 +110,99 @@ function englishOnlyZod() {
   };
 }
 
+/** The model clients' HTTP code, bundled apart (CommonJS, as the packages are), loaded on first use. */
+export const VENDOR_HTTP = 'vendor/http.cjs';
+
+/**
+ * harness/models/providers/httpModules.ts requires the openai SDK and undici's two modules from
+ * node_modules, some 120 files to resolve and read when a run makes its model client (~60 ms).
+ * In the bundle, a module of the same two functions takes its place and requires them from
+ * dist/vendor/http.cjs, one file built from the same packages: ~20 ms. Loaded with the chunk's
+ * own require (the banner's), relative to dist/, only when a client is made: `--help`, reports
+ * and offline runs never read it.
+ */
+function vendoredHttp() {
+  return {
+    name: 'vendored-http',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]harness[\\/]models[\\/]providers[\\/]httpModules\.ts$/ }, () => ({
+        contents: [
+          // A name in a variable: esbuild leaves this require to run time.
+          `const file = ${JSON.stringify(`./${VENDOR_HTTP}`)};`,
+          'let vendor;',
+          'const load = () => (vendor ??= require(file));',
+          'export const loadOpenAI = () => load().OpenAI;',
+          'export const loadUndici = () => load().undici;',
+        ].join('\n'),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** dist/vendor/http.cjs: what vendoredHttp's module hands out, from the packages this checkout pins. */
+async function bundleVendorHttp(root, outDir) {
+  const { metafile } = await build({
+    absWorkingDir: root,
+    stdin: {
+      contents: [
+        "exports.OpenAI = require('openai').default;",
+        "exports.undici = { Agent: require('undici/lib/dispatcher/agent.js'), request: require('undici/lib/api/api-request.js') };",
+      ].join('\n'),
+      resolveDir: root,
+      sourcefile: 'vendor-http.js',
+      loader: 'js',
+    },
+    outfile: join(outDir, VENDOR_HTTP),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20.19',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  return metafile;
+}
+
+/**
+ * dist/THIRD-PARTY-LICENSES.txt: each package the bundles include (read from esbuild's list of
+ * inputs), with its version, its licence and the text of its licence file, so that the copies
+ * the bundles carry keep their notices (legalComments: 'none' drops the comments in the code).
+ */
+async function writeThirdPartyLicenses(root, outDir, metafiles) {
+  const packages = new Set();
+  for (const metafile of metafiles) {
+    for (const input of Object.keys(metafile.inputs)) {
+      if (/^[\w-]+:/.test(input)) continue; // a plugin's stand-in (its package's own files are inputs too)
+      const parts = input.split('/');
+      const at = parts.lastIndexOf('node_modules');
+      if (at < 0) continue;
+      const dir = parts.slice(0, at + (parts[at + 1].startsWith('@') ? 3 : 2)).join('/');
+      packages.add(dir);
+    }
+  }
+  // One section per name and version (a package nested under several others is one copy of text).
+  const sections = new Map();
+  for (const dir of packages.keys()) {
+    const pkg = JSON.parse(await readFile(join(root, dir, 'package.json'), 'utf8'));
+    const id = `${pkg.name}@${pkg.version}`;
+    if (sections.has(id)) continue;
+    const file = (await readdir(join(root, dir))).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+    const text = file ? (await readFile(join(root, dir, file), 'utf8')).trim() : `(no licence file in the package; package.json says ${pkg.license ?? 'nothing'})`;
+    sections.set(id, `${id} (${pkg.license ?? 'licence not stated'})\n\n${text}`);
+  }
+  const header = 'Packages bundled into the treebench command (dist/), with their licences.\n';
+  await writeFile(join(outDir, 'THIRD-PARTY-LICENSES.txt'), [header, ...[...sections.keys()].sort().map((id) => sections.get(id))].join(`\n\n${'-'.repeat(80)}\n\n`) + '\n');
+}
+
 /** Builds dist/ from cli/main.ts (removing an earlier bundle first). */
 export async function bundleCli(root) {
   const outDir = join(root, BUNDLE_DIR);
   await rm(outDir, { recursive: true, force: true });
-  await build({
+  const { metafile } = await build({
     absWorkingDir: root,
     entryPoints: { main: 'cli/main.ts' },
     outdir: outDir,
@@ -131,14 +224,16 @@ export async function bundleCli(root) {
       ].join('\n'),
     },
     define: { __filename: '__treebenchFilename', __dirname: '__treebenchDirname' },
-    plugins: [plainStringWidth(), englishOnlyZod(), importMetaUrlOfSource(root, outDir)],
+    plugins: [plainStringWidth(), englishOnlyZod(), vendoredHttp(), importMetaUrlOfSource(root, outDir)],
     // Whitespace and syntax minified (a smaller install: test/packaging caps it), identifiers
     // not, so a bug's stack still names its functions.
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'warning',
     legalComments: 'none',
+    metafile: true,
   });
+  await writeThirdPartyLicenses(root, outDir, [metafile, await bundleVendorHttp(root, outDir)]);
   const yargs = dirname(createRequire(join(root, 'package.json')).resolve('yargs'));
   await cp(join(yargs, 'locales'), join(outDir, 'yargs', 'locales'), { recursive: true });
   return pathToFileURL(join(outDir, 'main.js')).href;

@@ -7,26 +7,26 @@
 import { inspect } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
-import { createRequire } from 'node:module';
 import { redactSecrets } from '../secrets.ts';
 import { pooledFetch } from './pooledFetch.ts';
+import { loadOpenAI } from './httpModules.ts';
 import { ProviderConfigError, type EndpointSettings, type ResolvedEndpoint } from '../endpoint.ts';
 
 // Base URL and key resolution is shared by every model client: harness/models/endpoint.ts.
 export { DEFAULT_API_KEY_ENV, LOCAL_PLACEHOLDER_KEY, OPENAI_DEFAULT_BASE_URL, ProviderConfigError } from '../endpoint.ts';
 
 
-// The SDK is loaded on first use (through its CommonJS build, synchronously): it takes a few
-// hundred milliseconds that `treebench --help`, reports and offline runs do not need. Every
-// value use below goes through sdk(), so clients and the error classes checked come from one copy.
-const requireCjs = createRequire(import.meta.url);
+// The SDK is loaded on first use, synchronously (httpModules.ts): it takes tens of milliseconds
+// that `treebench --help`, reports and offline runs do not need. Every value use below goes
+// through sdk(), so clients and the error classes checked come from one copy.
 let loadedSdk: typeof OpenAI | undefined;
 function sdk(): typeof OpenAI {
   if (loadedSdk) return loadedSdk;
   try {
-    loadedSdk = (requireCjs('openai') as { default: typeof OpenAI }).default;
+    loadedSdk = loadOpenAI();
   } catch (err) {
-    // An optional peer dependency of the published package (the offline quickstart needs none).
+    // An optional peer dependency of the library (the offline quickstart needs none; the
+    // command's bundle carries its own copy).
     if ((err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') throw new ProviderConfigError('the openai provider and embedder need the "openai" package: npm install openai@6');
     throw err;
   }

@@ -17,27 +17,20 @@
 // followed — an API answering a POST with a redirect is a base URL to fix (the error says so).
 // Requests this client does not handle (a Request object, a streamed or form body) go to the
 // built-in fetch.
-import { createRequire } from 'node:module';
 import type { Agent, Dispatcher } from 'undici';
+import { loadUndici, type UndiciParts } from './httpModules.ts';
 
 /** One connection pool per process, shared by every client (chat and embeddings alike). */
-let undici: { pool: Agent; request: (this: Agent, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData> } | null = null;
+let undici: { pool: Agent; request: UndiciParts['request'] } | null = null;
 
 /**
  * A `fetch` for the openai SDK's `fetch` option (see the top of this file). undici is loaded
- * here, when a client is made, like the SDK itself (openai-client.ts): commands that call no
- * model do not load it, and a run does not load it while its first calls wait. Only the two
- * modules this client uses are loaded — the agent (connection pools) and the request API, the
- * function undici's own `request(url, opts)` calls on its dispatcher — not undici's index, which
- * loads its fetch, WebSocket, caches and mocks too: about a third of the load time (63–93 ms
- * against 195–288 ms for the index, measured side by side on a busy 2-core machine).
- * (undici is pinned to an exact version; test/harness/models/providers/pooledFetch.test.ts runs this path.)
+ * here, when a client is made, like the SDK itself (httpModules.ts): commands that call no model
+ * do not load it, and a run does not load it while its first calls wait.
  */
 export function pooledFetch(): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
   if (!undici) {
-    const load = createRequire(import.meta.url);
-    const AgentClass = load('undici/lib/dispatcher/agent.js') as typeof import('undici').Agent;
-    const request = load('undici/lib/api/api-request.js') as (this: Agent, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+    const { Agent: AgentClass, request } = loadUndici();
     // No timeouts of undici's own: the SDK's (model.timeoutMs, default 120 s) is the one the user set.
     undici = { pool: new AgentClass({ headersTimeout: 0, bodyTimeout: 0 }), request };
   }

@@ -21,7 +21,7 @@ import { fileSha256, sha256 } from '../files/fileHash.ts';
 import { lexicalGroundedness } from '../scoring/groundedness.ts';
 import { scoreRetrievalAtK } from '../scoring/retrieval.ts';
 import { summarize, type RunSummary } from '../summary/summary.ts';
-import { DEFAULT_RESAMPLES, withIntervalsInParallel } from '../summary/intervals.ts';
+import { DEFAULT_RESAMPLES, warmUpSummary, withIntervalsInParallel } from '../summary/intervals.ts';
 import { BootstrapWorker, EARLY_WORKER_RECORDS } from '../stats/parallelBootstrap.ts';
 import { findPrice, loadRunPrices, priceCall, stalePricesWarning, sumCosts } from '../models/prices.ts';
 import { createEmbedder, createProvider, embedderOptionsFor } from '../models/providers/registry.ts';
@@ -450,10 +450,25 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     opts.onProgress?.({ phase: 'run', done: finished, total: taskCount, errors, elapsedMs: performance.now() - runStart });
     await writer.caughtUp();
   };
+  // Once every task is under way, a run that waits on a model over the network mostly waits for
+  // its last replies: the summary's code is warmed then, on the records in so far (warmUpSummary),
+  // so that the real summary, after the last reply, does not run it cold. (An offline run has no
+  // such wait; a run with no intervals to compute, nothing worth warming.)
+  let warm = Boolean(rows) && !provider.offline && opts.intervals !== false && repeats * perRepeat >= EARLY_WORKER_RECORDS;
   const lane = async () => {
     while (nextTask < taskCount) {
       const t = nextTask++;
       if (nextTask * 2 >= taskCount) startBootstrapWorker(repeats * perRepeat);
+      if (warm && nextTask === taskCount) {
+        warm = false;
+        setImmediate(() => {
+          try {
+            if (rows) warmUpSummary(rows);
+          } catch {
+            // Only a warm-up: the summary proper, after the calls, reports whatever is wrong.
+          }
+        });
+      }
       await runTask(taskAt(tasks ? tasks[t]! : t));
     }
   };

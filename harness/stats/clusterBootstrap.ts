@@ -276,3 +276,30 @@ function weightedPercentiles(lat: LatencyColumn, c: Float64Array, out: Float64Ar
     out[qi][r] = frac === 0 ? a : a + frac * (pair[1] - a);
   }
 }
+
+/**
+ * Runs a small made-up job (256 questions, 400 replicates, five columns and the latency
+ * percentiles) through the code a run's intervals take: replicatesFromDraws from shared draws,
+ * the kernel's replicate(), the latency walk and replicateBounds' selection. Its result is
+ * dropped. Why: a run computes its intervals once, at its very end, so that code ran cold there
+ * (not yet compiled, the kernel not yet tiered up); warmed while a run's last calls are out
+ * (harness/run/runner.ts) or after the worker's draws, the same intervals took ~15 ms less at the
+ * end of `npm run bench:process`, for ~10 ms of a thread that was waiting anyway.
+ */
+export function warmReplicates(): void {
+  const k = 256;
+  const resamples = 400;
+  const draws = new Uint8Array(drawsBytes(k, resamples));
+  if (!drawMultiplicities(k, resamples, 1, draws)) return;
+  const column = (m: number): ClusterColumn => ({ sums: Float64Array.from({ length: k }, (_, j) => ((j * 7 + m) % 5) / 4), counts: new Float64Array(k).fill(1) });
+  const job: ClusterBootstrapJob = {
+    k,
+    columns: [0, 1, 2, 3, 4].map(column),
+    latency: { values: Float64Array.from({ length: k }, (_, j) => 50 + j), cluster: Int32Array.from({ length: k }, (_, j) => (j * 37) % k), sizes: new Float64Array(k).fill(1), qs: [0.5, 0.95, 0.99] },
+    resamples,
+    alpha: 0.05,
+    seed: 1,
+  };
+  replicateBounds(job, [replicatesFromDraws(job, draws, 0, resamples)]);
+}
+

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { strategyIntervals, withIntervals } from '../../../harness/summary/intervals.ts';
+import { strategyIntervals, warmUpSummary, withIntervals } from '../../../harness/summary/intervals.ts';
 import { latestRecords } from '../../../harness/run/store.ts';
 import { repeatStats } from '../../../harness/summary/repeats.ts';
 import { summarize } from '../../../harness/summary/summary.ts';
@@ -214,3 +214,15 @@ describe('judge agreement interval: the run seed, the run resamples, questions r
     expect(Number.isNaN(summarize(records).strategies[0]!.judge!.agreement!.lo)).toBe(true);
   });
 });
+
+describe('warmUpSummary', () => {
+  it('changes neither the records it is given nor the summary made after it', () => {
+    const recs = [...fixtureRecords(), ...Array.from({ length: 80 }, (_, i) => scored(`w${i}`, i % 2, (i % 5) / 4, { latencyMs: 20 + ((i * 31) % 89), custom: { tone: (i % 3) / 2 } }))];
+    const before = structuredClone(recs);
+    const summary = withIntervals(summarize(recs), recs, { seed: 7 });
+    warmUpSummary(recs);
+    expect(recs).toEqual(before);
+    expect(withIntervals(summarize(recs), recs, { seed: 7 })).toEqual(summary);
+  });
+});
+

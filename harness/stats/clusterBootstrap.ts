@@ -282,9 +282,9 @@ function weightedPercentiles(lat: LatencyColumn, c: Float64Array, out: Float64Ar
  * percentiles) through the code a run's intervals take: replicatesFromDraws from shared draws,
  * the kernel's replicate(), the latency walk and replicateBounds' selection. Its result is
  * dropped. Why: a run computes its intervals once, at its very end, so that code ran cold there
- * (not yet compiled, the kernel not yet tiered up); warmed while a run's last calls are out
- * (harness/run/runner.ts) or after the worker's draws, the same intervals took ~15 ms less at the
- * end of `npm run bench:process`, for ~10 ms of a thread that was waiting anyway.
+ * (not yet compiled, the kernel not yet tiered up). The worker runs it after its draws, and
+ * warmUpSummary (harness/summary/intervals.ts) while a run's last calls are out: ~10 ms of a
+ * thread that was waiting anyway.
  */
 export function warmReplicates(): void {
   const k = 256;
@@ -302,4 +302,3 @@ export function warmReplicates(): void {
   };
   replicateBounds(job, [replicatesFromDraws(job, draws, 0, resamples)]);
 }
-

@@ -420,6 +420,22 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   // Enough questions in flight to keep every call slot busy while others do local work: that
   // many workers take the next task as they finish one (no promise per task is made up front).
   let nextTask = 0;
+  // Once every task left has its call out (none waits for a call slot), a run that waits on a
+  // model over the network only waits for its last replies: the summary's code is warmed then, on
+  // the records in so far (warmUpSummary), so that the real summary, after the last reply, does
+  // not run it cold. (An offline run has no such wait; a run with no intervals, nothing to warm.)
+  let warm = Boolean(rows) && !provider.offline && opts.intervals !== false && repeats * perRepeat >= EARLY_WORKER_RECORDS;
+  const warmWhenAllOut = () => {
+    if (!warm || nextTask < taskCount || taskCount - finished > concurrency) return;
+    warm = false;
+    setImmediate(() => {
+      try {
+        if (rows) warmUpSummary(rows);
+      } catch {
+        // Only a warm-up: the summary proper, after the calls, reports whatever is wrong.
+      }
+    });
+  };
   const runTask = async (task: ReturnType<typeof taskAt>) => {
     if (breaker.open || stopCalls.signal.aborted) {
       notRun++;
@@ -446,29 +462,15 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     if (rows && rows.length >= KEPT_ROWS_MAX) rows = null;
     rows?.push(summaryRecord(JSON.parse(line) as RunRecord));
     finished++;
+    warmWhenAllOut();
     if (record.error) errors++;
     opts.onProgress?.({ phase: 'run', done: finished, total: taskCount, errors, elapsedMs: performance.now() - runStart });
     await writer.caughtUp();
   };
-  // Once every task is under way, a run that waits on a model over the network mostly waits for
-  // its last replies: the summary's code is warmed then, on the records in so far (warmUpSummary),
-  // so that the real summary, after the last reply, does not run it cold. (An offline run has no
-  // such wait; a run with no intervals to compute, nothing worth warming.)
-  let warm = Boolean(rows) && !provider.offline && opts.intervals !== false && repeats * perRepeat >= EARLY_WORKER_RECORDS;
   const lane = async () => {
     while (nextTask < taskCount) {
       const t = nextTask++;
       if (nextTask * 2 >= taskCount) startBootstrapWorker(repeats * perRepeat);
-      if (warm && nextTask === taskCount) {
-        warm = false;
-        setImmediate(() => {
-          try {
-            if (rows) warmUpSummary(rows);
-          } catch {
-            // Only a warm-up: the summary proper, after the calls, reports whatever is wrong.
-          }
-        });
-      }
       await runTask(taskAt(tasks ? tasks[t]! : t));
     }
   };

@@ -195,7 +195,7 @@ const WARM_RECORDS = 64;
  * Summarizes a run's first records, with intervals from a few hundred replicates, and drops the
  * result: the code of the summary, the interval plans and the bootstrap (warmReplicates) is
  * compiled and has seen the run's kinds of values before the real summary runs. A run calls it
- * once its every task is under way and it mostly waits for the last replies (harness/run/runner.ts):
+ * once every task left has its call out and it only waits for the last replies (harness/run/runner.ts):
  * the end of `npm run bench:process` (last reply to exit) went from 0.174 to 0.141 s, medians of
  * eight alternations, for 15–30 ms of a thread that was waiting. Changes nothing.
  */

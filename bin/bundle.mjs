@@ -186,7 +186,7 @@ async function writeThirdPartyLicenses(root, outDir, metafiles) {
   }
   // One section per name and version (a package nested under several others is one copy of text).
   const sections = new Map();
-  for (const dir of packages.keys()) {
+  for (const dir of packages) {
     const pkg = JSON.parse(await readFile(join(root, dir, 'package.json'), 'utf8'));
     const id = `${pkg.name}@${pkg.version}`;
     if (sections.has(id)) continue;

@@ -20,7 +20,8 @@ import { nodeTitles } from '../../reports/html/titles.ts';
 import { checkMargin } from './shared.ts';
 import { recommendationSection } from './recommendation.ts';
 import { corpusOfRun } from './trace.ts';
-import { FORMATS, printReport } from './printReport.ts';
+import { printReport } from './printReport.ts';
+import { FORMATS } from './reportFormats.ts';
 import type { CommandBody, Runner } from '../runner.ts';
 
 async function cmdReport(args: { runDir: string; format: ReportFormat; out?: string; objective?: Objective; margin?: number }): Promise<number> {

@@ -78,7 +78,6 @@ async function cmdRun(args: RunArgs): Promise<number> {
   const interrupt = onInterrupt();
   // The report writers (runReport.ts) load near the end of the calls, not before the first one.
   let reporting: Promise<typeof import('./runReport.ts')> | undefined;
-  const concurrency = flags.concurrency ?? loaded.config.run.concurrency;
   const printProgress = progressPrinter(quiet);
   const outcome = await runBenchmark({
     loaded,
@@ -92,15 +91,13 @@ async function cmdRun(args: RunArgs): Promise<number> {
     ...(shard ? { shard } : {}),
     ...(args.replay ? { cache: 'replay' as const } : args.cache !== undefined ? { cache: args.cache } : {}),
     onProgress: (p) => {
-      if (p.phase === 'run') {
-        // The calls start (done 0): from now on a network model's run holds calls in flight, and
-        // its heap is bounded (cli/heapGrowth.ts). Once every task left is in flight, the command
-        // mostly waits for the last replies: the reports load then.
-        if (p.done === 0) limitHeapForModelCalls(loaded.config);
-        if (p.total - p.done <= 2 * concurrency) reporting ??= loadReporting();
-      }
+      // The calls start (done 0): from now on a network model's run holds calls in flight, and
+      // its heap is bounded (cli/heapGrowth.ts).
+      if (p.phase === 'run' && p.done === 0) limitHeapForModelCalls(loaded.config);
       printProgress(p);
     },
+    // Every call left is out and the command waits for the last replies: the reports load then.
+    onCallsOut: () => void (reporting ??= loadReporting()),
     onSummaryProgress: summaryProgress(quiet),
     signal: interrupt.signal,
     onNote: (m) => process.stderr.write(forTerminal(`note: ${m}\n`)),

@@ -1,7 +1,7 @@
 // The end of `treebench run`: the run folder's report files, the report on stdout and the notes
-// after it. Its own module, imported once the run's calls have started (cli/handlers/run.ts), so
-// a run's start does not load the report writers (the HTML report, the console table and what
-// draws it): they load while the first calls are out, when the command mostly waits.
+// after it. Its own module, imported once every call left is out (the runner's onCallsOut, in
+// cli/handlers/run.ts), so a run's start does not load the report writers (the HTML report, the
+// console table and what draws it): they load while the command waits for the last replies.
 import type { BenchmarkData } from '../../harness/types.ts';
 import type { RunOutcome } from '../../harness/run/runner.ts';
 import type { LoadedConfig } from '../../harness/config/runConfig.ts';

@@ -101,6 +101,11 @@ export interface RunOptions {
   /** Bootstrap intervals in summary.json (default true; `tune` skips them for its rung runs). */
   intervals?: boolean;
   onProgress?: (p: Progress) => void;
+  /**
+   * Called once, when every task left has its call out (none waits for a call slot): from then
+   * on the run only waits for its last replies, a time to load what its end needs.
+   */
+  onCallsOut?: () => void;
   /** Interrupts the run (Ctrl-C): no new work starts, calls in flight are aborted, finished records stay. */
   signal?: AbortSignal;
   /** Messages for the user (a stale lock taken over, a resume that starts afresh). */
@@ -420,14 +425,17 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
   // Enough questions in flight to keep every call slot busy while others do local work: that
   // many workers take the next task as they finish one (no promise per task is made up front).
   let nextTask = 0;
-  // Once every task left has its call out (none waits for a call slot), a run that waits on a
-  // model over the network only waits for its last replies: the summary's code is warmed then, on
-  // the records in so far (warmUpSummary), so that the real summary, after the last reply, does
-  // not run it cold. (An offline run has no such wait; a run with no intervals, nothing to warm.)
-  let warm = Boolean(rows) && !provider.offline && opts.intervals !== false && repeats * perRepeat >= EARLY_WORKER_RECORDS;
-  const warmWhenAllOut = () => {
-    if (!warm || nextTask < taskCount || taskCount - finished > concurrency) return;
-    warm = false;
+  // Once every task left has its call out (none waits for a call slot), the run only waits for its
+  // last replies: onCallsOut says so, and a run over the network warms its summary's code then,
+  // on the records in so far (warmUpSummary), so that the real summary, after the last reply,
+  // does not run it cold. (An offline run has no such wait; a run with no intervals, nothing to warm.)
+  const warm = Boolean(rows) && !provider.offline && opts.intervals !== false && repeats * perRepeat >= EARLY_WORKER_RECORDS;
+  let callsOut = false;
+  const checkCallsOut = () => {
+    if (callsOut || nextTask < taskCount || nextTask - finished - notRun > concurrency) return;
+    callsOut = true;
+    opts.onCallsOut?.();
+    if (!warm) return;
     setImmediate(() => {
       try {
         if (rows) warmUpSummary(rows);
@@ -462,7 +470,6 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
     if (rows && rows.length >= KEPT_ROWS_MAX) rows = null;
     rows?.push(summaryRecord(JSON.parse(line) as RunRecord));
     finished++;
-    warmWhenAllOut();
     if (record.error) errors++;
     opts.onProgress?.({ phase: 'run', done: finished, total: taskCount, errors, elapsedMs: performance.now() - runStart });
     await writer.caughtUp();
@@ -472,6 +479,7 @@ export async function runBenchmark(opts: RunOptions): Promise<RunOutcome> {
       const t = nextTask++;
       if (nextTask * 2 >= taskCount) startBootstrapWorker(repeats * perRepeat);
       await runTask(taskAt(tasks ? tasks[t]! : t));
+      checkCallsOut();
     }
   };
   try {

@@ -5,10 +5,9 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { chatCompletion, FakeOpenAIServer } from '../helpers/fake-openai-server.ts';
 
 const ROOT = process.cwd();
 const enabled = process.env.TREEBENCH_PACK_TEST === '1';
@@ -35,31 +34,23 @@ function installed(): { app: string; files: string[]; size: number } {
 }
 
 /**
- * `bin args` run in `cwd` (asynchronously: the loopback server answers on this process's event
- * loop) against a loopback OpenAI-compatible server that answers every chat call with "loopback".
+ * `bin args` run in `cwd` against a fake OpenAI-compatible server (test/helpers): asynchronously,
+ * as the server answers on this process's event loop. Its chat replies say "loopback".
  */
-async function runAgainstLoopback(bin: string, args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string; requests: number }> {
-  let requests = 0;
-  const server = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      requests++;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ id: 'c', object: 'chat.completion', created: 0, model: 'loopback', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'loopback' } }], usage: { prompt_tokens: 10, completion_tokens: 1, total_tokens: 11 } }));
-    });
-  });
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+async function runAgainstFakeServer(bin: string, args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string; chatRequests: number }> {
+  const server = await FakeOpenAIServer.start();
+  server.onChat = chatCompletion('loopback', { prompt: 10, completion: 1 });
   try {
-    const env = { ...process.env, OPENAI_API_KEY: `sk-${'loopback-not-a-key'}`, OPENAI_BASE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` };
+    const env = { ...process.env, OPENAI_API_KEY: `sk-${'loopback-not-a-key'}`, OPENAI_BASE_URL: server.baseURL };
     const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (b: Buffer) => (stdout += b));
     child.stderr.on('data', (b: Buffer) => (stderr += b));
     const status = await new Promise<number | null>((done) => child.on('close', done));
-    return { status, stdout, stderr, requests };
+    return { status, stdout, stderr, chatRequests: server.requestsTo('/v1/chat/completions').length };
   } finally {
-    server.close();
+    await server.close();
   }
 }
 
@@ -101,16 +92,16 @@ describe.skipIf(!enabled)('npm pack, install in an empty folder, run the quickst
     expect(html.status).toBe(0);
     expect(readFileSync(join(app, 'qs.html'), 'utf8')).toMatch(/<svg/);
     // The command carries the openai SDK in its bundle (dist/vendor/http.cjs): a real-model run
-    // works without the optional openai package, here against a loopback server.
+    // works without the optional openai package, here against a fake server.
     writeFileSync(join(app, 'real.yaml'), 'name: real\ndataset:\n  format: sample\nmodel:\n  provider: openai\n  model: loopback\nembedder: hash\nstrategies: [vector]\n');
-    const real = await runAgainstLoopback(bin, ['run', 'real.yaml', '--limit', '2', '--out', 'runs', '--run-id', 'real', '--quiet', '--format', 'json'], app);
+    const real = await runAgainstFakeServer(bin, ['run', 'real.yaml', '--limit', '2', '--out', 'runs', '--run-id', 'real', '--quiet', '--format', 'json'], app);
     expect(real.status, real.stderr).toBe(0);
     const realRow = JSON.parse(real.stdout).summary.strategies[0];
     expect(realRow.records).toBe(2);
     expect(realRow.errors).toBe(0);
     // Every call the records count reached the server.
-    expect(real.requests).toBeGreaterThanOrEqual(2);
-    expect(realRow.callsPerQuestion * realRow.records).toBe(real.requests);
+    expect(real.chatRequests).toBeGreaterThanOrEqual(2);
+    expect(realRow.callsPerQuestion * realRow.records).toBe(real.chatRequests);
     // The bundled packages' licences travel with them.
     const licences = readFileSync(join(app, 'node_modules', 'treebench', 'dist', 'THIRD-PARTY-LICENSES.txt'), 'utf8');
     for (const pkg of ['openai@', 'undici@', 'yargs@', 'zod@', 'yaml@']) expect(licences, pkg).toContain(pkg);

@@ -229,6 +229,45 @@ describe('runBenchmark', () => {
     expect(peak).toBe(3);
   });
 
+  it('says once, when every task left has its call out, that the run only waits for its last replies', async () => {
+    let inFlight = 0;
+    let started = 0;
+    const seenAt: Array<{ started: number; inFlight: number; done: number }> = [];
+    const inner = new OfflineReasoner();
+    const provider: ChatProvider = {
+      id: 'counting',
+      offline: true,
+      async chat(messages: ChatMessage[], opts): Promise<ChatResult> {
+        inFlight++;
+        started++;
+        await new Promise((r) => setTimeout(r, 3));
+        inFlight--;
+        return inner.chat(messages, opts);
+      },
+    };
+    const data = await sample(12);
+    const seen: number[] = [];
+    await runBenchmark({
+      loaded: configOf({ strategies: ['vector'] }),
+      data,
+      outDir: tmp(),
+      runId: 'o',
+      concurrency: 3,
+      provider,
+      onProgress: (p) => void (p.phase === 'run' && seen.push(p.done)),
+      onCallsOut: () => void seenAt.push({ started, inFlight, done: seen.at(-1) ?? 0 }),
+    });
+    // Once: after every call has started, with no more calls left than the slots (3), while
+    // the last records were still to come.
+    const n = data.questions.length;
+    expect(seenAt).toHaveLength(1);
+    expect(seenAt[0]!.started).toBe(n);
+    expect(seenAt[0]!.inFlight).toBeLessThanOrEqual(3);
+    expect(seenAt[0]!.done).toBeGreaterThanOrEqual(n - 3);
+    expect(seenAt[0]!.done).toBeLessThan(n);
+    expect(seen.at(-1)).toBe(n);
+  });
+
   it('keeps a real API key out of every file of the run folder', async () => {
     const { FakeOpenAIServer, chatCompletion } = await import('../../helpers/fake-openai-server.ts');
     const server = await FakeOpenAIServer.start();

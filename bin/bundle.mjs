@@ -17,6 +17,7 @@
 // Every package bundled is listed, with its licence text, in dist/THIRD-PARTY-LICENSES.txt.
 import { build } from 'esbuild';
 import { cp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -112,14 +113,16 @@ function englishOnlyZod() {
 
 /** The model clients' HTTP code, bundled apart (CommonJS, as the packages are), loaded on first use. */
 export const VENDOR_HTTP = 'vendor/http.cjs';
+/** What loads it, with V8's code cache (bin/vendor-load.cjs, copied). */
+const VENDOR_LOAD = 'vendor/load.cjs';
 
 /**
  * harness/models/providers/httpModules.ts requires the openai SDK and undici's two modules from
  * node_modules, some 120 files to resolve and read when a run makes its model client (~60 ms).
- * In the bundle, a module of the same two functions takes its place and requires them from
- * dist/vendor/http.cjs, one file built from the same packages: ~20 ms. Loaded with the chunk's
- * own require (the banner's), relative to dist/, only when a client is made: `--help`, reports
- * and offline runs never read it.
+ * In the bundle, a module of the same two functions takes its place and takes them from
+ * dist/vendor/http.cjs, one file built from the same packages, compiled from V8's code cache
+ * (bin/vendor-load.cjs): ~20 ms. Loaded with the chunk's own require (the banner's), relative to
+ * dist/, only when a client is made: `--help`, reports and offline runs never read it.
  */
 function vendoredHttp() {
   return {
@@ -128,9 +131,9 @@ function vendoredHttp() {
       b.onLoad({ filter: /[\\/]harness[\\/]models[\\/]providers[\\/]httpModules\.ts$/ }, () => ({
         contents: [
           // A name in a variable: esbuild leaves this require to run time.
-          `const file = ${JSON.stringify(`./${VENDOR_HTTP}`)};`,
+          `const file = ${JSON.stringify(`./${VENDOR_LOAD}`)};`,
           'let vendor;',
-          'const load = () => (vendor ??= require(file));',
+          'const load = () => (vendor ??= require(file).loadVendor());',
           'export const loadOpenAI = () => load().OpenAI;',
           'export const loadUndici = () => load().undici;',
         ].join('\n'),
@@ -147,7 +150,7 @@ async function bundleVendorHttp(root, outDir) {
     stdin: {
       contents: [
         "exports.OpenAI = require('openai').default;",
-        "exports.undici = { Agent: require('undici/lib/dispatcher/agent.js'), request: require('undici/lib/api/api-request.js') };",
+        "exports.undici = { Agent: require('undici/lib/dispatcher/agent.js'), request: require('undici/lib/api/api-request.js'), Headers: require('./bin/vendor-globals.mjs').vendorHeaders };",
       ].join('\n'),
       resolveDir: root,
       sourcefile: 'vendor-http.js',
@@ -158,12 +161,19 @@ async function bundleVendorHttp(root, outDir) {
     format: 'cjs',
     platform: 'node',
     target: 'node20.19',
+    // The SDK's web classes: see bin/vendor-globals.mjs (not Node's lazily loaded fetch classes).
+    inject: [join(root, 'bin', 'vendor-globals.mjs')],
+    define: { Headers: 'vendorHeaders', FormData: 'vendorFormData', 'globalThis.ReadableStream': 'vendorReadableStream' },
     minifyWhitespace: true,
     minifySyntax: true,
     legalComments: 'none',
     metafile: true,
     logLevel: 'warning',
   });
+  // Its loader, and V8's code cache made by a process of its own (see bin/vendor-load.cjs).
+  const loader = join(outDir, VENDOR_LOAD);
+  await cp(join(root, 'bin', 'vendor-load.cjs'), loader);
+  execFileSync(process.execPath, ['-e', 'require(process.argv[1]).writeCodeCache()', loader], { stdio: 'inherit' });
   return metafile;
 }
 

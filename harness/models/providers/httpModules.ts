@@ -12,10 +12,14 @@ import { createRequire } from 'node:module';
 import type OpenAI from 'openai';
 import type { Agent, Dispatcher } from 'undici';
 
-/** undici's connection-pool class and its request API (called with a pool as `this`). */
+/**
+ * undici's connection-pool class, its request API (called with a pool as `this`), and the Headers
+ * class the SDK in use builds: a reply's headers are made of it, and a request's are read from it.
+ */
 export interface UndiciParts {
   Agent: typeof Agent;
   request: (this: Agent, opts: Dispatcher.RequestOptions) => Promise<Dispatcher.ResponseData>;
+  Headers: typeof Headers;
 }
 
 const requireCjs = createRequire(import.meta.url);
@@ -30,11 +34,13 @@ export function loadOpenAI(): typeof OpenAI {
  * the function undici's own `request(url, opts)` calls on its dispatcher. Not undici's index,
  * which loads its fetch, WebSocket, caches and mocks too (about three times the load time).
  * undici is pinned to an exact version; test/harness/models/providers/pooledFetch.test.ts runs
- * this path.
+ * this path. Headers: the global class, which the SDK from node_modules builds (Node's fetch is
+ * undici's); the bundled SDK builds undici's own, bundled beside it (bin/vendor-globals.mjs).
  */
 export function loadUndici(): UndiciParts {
   return {
     Agent: requireCjs('undici/lib/dispatcher/agent.js') as typeof Agent,
     request: requireCjs('undici/lib/api/api-request.js') as UndiciParts['request'],
+    Headers,
   };
 }

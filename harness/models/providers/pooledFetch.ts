@@ -21,7 +21,7 @@ import type { Agent, Dispatcher } from 'undici';
 import { loadUndici, type UndiciParts } from './httpModules.ts';
 
 /** One connection pool per process, shared by every client (chat and embeddings alike). */
-let undici: { pool: Agent; request: UndiciParts['request'] } | null = null;
+let undici: { pool: Agent; request: UndiciParts['request']; Headers: UndiciParts['Headers'] } | null = null;
 
 /**
  * A `fetch` for the openai SDK's `fetch` option (see the top of this file). undici is loaded
@@ -30,14 +30,16 @@ let undici: { pool: Agent; request: UndiciParts['request'] } | null = null;
  */
 export function pooledFetch(): (input: string | URL | Request, init?: RequestInit) => Promise<Response> {
   if (!undici) {
-    const { Agent: AgentClass, request } = loadUndici();
+    const { Agent: AgentClass, request, Headers } = loadUndici();
     // No timeouts of undici's own: the SDK's (model.timeoutMs, default 120 s) is the one the user set.
-    undici = { pool: new AgentClass({ headersTimeout: 0, bodyTimeout: 0 }), request };
+    undici = { pool: new AgentClass({ headersTimeout: 0, bodyTimeout: 0 }), request, Headers };
   }
-  const { pool, request } = undici;
+  const { pool, request, Headers } = undici;
   return async (input, init = {}) => {
     const body = init.body;
-    if (input instanceof Request || (body != null && typeof body !== 'string' && !(body instanceof Uint8Array))) return fetch(input, init);
+    // (A Request is anything but a string or a URL: the global Request class is not touched, as
+    // touching it loads Node's fetch, ~25 ms; see bin/vendor-globals.mjs.)
+    if ((typeof input !== 'string' && !(input instanceof URL)) || (body != null && typeof body !== 'string' && !(body instanceof Uint8Array))) return fetch(input, init);
     const url = input instanceof URL ? input : new URL(input);
     const res = await request.call(pool, {
       origin: url.origin,
@@ -136,9 +138,24 @@ class BufferedResponse {
   }
 }
 
-function plainHeaders(headers: HeadersInit | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+/** Leading and trailing HTTP whitespace, which Headers strips from a value. */
+const HTTP_WHITESPACE_ENDS = /^[\t\n\r ]+|[\t\n\r ]+$/g;
+
+/**
+ * A request's headers for undici: names in lower case, a repeated name's values joined with ", "
+ * as Headers joins them. (A Map: undici takes any iterable of pairs, and a name such as
+ * `__proto__` stays a name.)
+ */
+function plainHeaders(headers: HeadersInit | undefined): Map<string, string> {
+  const out = new Map<string, string>();
   if (!headers) return out;
-  for (const [name, value] of headers instanceof Headers ? headers : new Headers(headers)) out[name] = value;
+  // Any Headers (the SDK's class or another) and lists of pairs iterate as pairs; a record does not.
+  const pairs = Symbol.iterator in headers ? (headers as Iterable<[string, string]>) : Object.entries(headers);
+  for (const [name, value] of pairs) {
+    const key = name.toLowerCase();
+    const trimmed = String(value).replace(HTTP_WHITESPACE_ENDS, '');
+    const before = out.get(key);
+    out.set(key, before === undefined ? trimmed : `${before}, ${trimmed}`);
+  }
   return out;
 }

@@ -5,7 +5,7 @@
 // of its command. bin/treebench.mjs runs it; the library face (index.js) stays the per-file tsc
 // output, whose declarations users compile against.
 //
-// The model clients' HTTP code (the openai SDK and two modules of undici) is bundled apart, into
+// The model clients' HTTP code (the openai SDK and what it is sent through of undici) is bundled apart, into
 // dist/vendor/http.cjs, which the run loads only when it makes a model client (vendoredHttp below).
 //
 // Kept out of the bundle, loaded from node_modules at run time as before:
@@ -117,12 +117,13 @@ export const VENDOR_HTTP = 'vendor/http.cjs';
 const VENDOR_LOAD = 'vendor/load.cjs';
 
 /**
- * harness/models/providers/httpModules.ts requires the openai SDK and undici's two modules from
- * node_modules, some 120 files to resolve and read when a run makes its model client (~60 ms).
- * In the bundle, a module of the same two functions takes its place and takes them from
+ * harness/models/providers/httpModules.ts requires the openai SDK and undici's modules from
+ * node_modules, some 120 files to resolve and read when a run makes its model client. In the
+ * bundle, a module of the same two functions takes its place and takes them from
  * dist/vendor/http.cjs, one file built from the same packages, compiled from V8's code cache
- * (bin/vendor-load.cjs): ~20 ms. Loaded with the chunk's own require (the banner's), relative to
- * dist/, only when a client is made: `--help`, reports and offline runs never read it.
+ * (bin/vendor-load.cjs; figures in docs/performance.md). Loaded with the chunk's own require (the
+ * banner's), relative to dist/, only when a client is made: `--help`, reports and offline runs
+ * never read it.
  */
 function vendoredHttp() {
   return {

@@ -4,7 +4,6 @@ import { colorVerdicts, consoleStyle } from '../../reports/console.ts';
 import type { ReportFormat } from '../../reports/index.ts';
 import { forTerminal } from '../../harness/text/terminal.ts';
 
-
 /** Console output: colour for verdicts only on a terminal (see reports/console.ts). */
 export function printReport(text: string, format: ReportFormat): void {
   // Only the console table is coloured; md, csv, json and html are files even when printed.

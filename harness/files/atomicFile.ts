@@ -2,7 +2,7 @@
 // target, fsyncs it and renames it over the target, so a reader (or a kill) sees the old file or
 // the new one, never a half-written or empty one. The folder is fsynced too where the OS allows,
 // so the rename itself survives a power cut.
-import { close, closeSync, fsync, openSync } from 'node:fs';
+import { close, fsync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { makeDirectory } from './makeDirectory.ts';
@@ -28,9 +28,5 @@ export function fsyncDir(dir: string): void {
   } catch {
     return; // not supported here: the rename is still atomic, only its durability is weaker
   }
-  try {
-    fsync(fd, () => close(fd, () => {}));
-  } catch {
-    closeSync(fd);
-  }
+  fsync(fd, () => close(fd, () => {}));
 }

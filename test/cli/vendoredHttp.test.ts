@@ -18,7 +18,8 @@ const FETCH_CLASSES = ['Headers', 'FormData', 'Request', 'Response'];
 
 /**
  * A module to preload (`node --import`) that reports, on stderr at exit, which of Node's fetch
- * classes the process touched: each is a lazy getter, replaced here by one that notes the touch.
+ * classes the process touched (each is a lazy getter, replaced here by one that notes the touch)
+ * and what the bundle's loader did with its code cache.
  */
 function touchReporter(dir: string): string {
   const file = join(dir, 'touches.mjs');

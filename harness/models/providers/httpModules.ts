@@ -1,13 +1,13 @@
-// Where the model clients' HTTP code comes from: the openai SDK, and the two modules of undici
-// that pooledFetch.ts uses (its connection pools and its request API). Both are loaded on first
-// use, synchronously, so that commands and runs that call no model never load them.
+// Where the model clients' HTTP code comes from: the openai SDK, and what pooledFetch.ts uses of
+// undici (its connection pools, its request API, and the Headers class the SDK builds). Loaded on
+// first use, synchronously, so that commands and runs that call no model never load them.
 //
 // This module is the library's (the per-file build, which tests and `import 'treebench'` use):
 // it requires the packages from node_modules, each some 20–90 files to resolve and read. The
 // command's bundle (bin/bundle.mjs) puts in its place a module of the same two functions that
-// requires dist/vendor/http.cjs, the same packages at the versions this project pins, bundled
-// into one file: a run's start reaches its first request ~40 ms sooner, and the installed command
-// needs no `openai` package of its own.
+// takes them from dist/vendor/http.cjs, the same packages at the versions this project pins,
+// bundled into one file and compiled from V8's code cache (bin/vendor-load.cjs): a run's start
+// reaches its first request sooner, and the installed command needs no `openai` package of its own.
 import { createRequire } from 'node:module';
 import type OpenAI from 'openai';
 import type { Agent, Dispatcher } from 'undici';

@@ -210,41 +210,34 @@ describe('runBenchmark', () => {
     await expect(runBenchmark({ loaded: configOf({ strategies: ['vector'] }), data, resumeDir: join(out, 'x') })).rejects.toThrow(/different config/);
   });
 
-  it('never has more model calls in flight than the concurrency limit', async () => {
-    let inFlight = 0;
-    let peak = 0;
+  /** The offline reasoner behind a delay of `ms`, counting the calls started, in flight and at most in flight. */
+  function countingProvider(ms: number) {
+    const counts = { started: 0, inFlight: 0, peak: 0 };
     const inner = new OfflineReasoner();
     const provider: ChatProvider = {
       id: 'counting',
       offline: true,
       async chat(messages: ChatMessage[], opts): Promise<ChatResult> {
-        inFlight++;
-        peak = Math.max(peak, inFlight);
-        await new Promise((r) => setTimeout(r, 5));
-        inFlight--;
+        counts.started++;
+        counts.inFlight++;
+        counts.peak = Math.max(counts.peak, counts.inFlight);
+        await new Promise((r) => setTimeout(r, ms));
+        counts.inFlight--;
         return inner.chat(messages, opts);
       },
     };
+    return { provider, counts };
+  }
+
+  it('never has more model calls in flight than the concurrency limit', async () => {
+    const { provider, counts } = countingProvider(5);
     await runBenchmark({ loaded: configOf({ strategies: ['vector', 'node-list'] }), data: await sample(12), outDir: tmp(), runId: 'c', concurrency: 3, provider });
-    expect(peak).toBe(3);
+    expect(counts.peak).toBe(3);
   });
 
   it('says once, when every task left has its call out, that the run only waits for its last replies', async () => {
-    let inFlight = 0;
-    let started = 0;
+    const { provider, counts } = countingProvider(3);
     const seenAt: Array<{ started: number; inFlight: number; done: number }> = [];
-    const inner = new OfflineReasoner();
-    const provider: ChatProvider = {
-      id: 'counting',
-      offline: true,
-      async chat(messages: ChatMessage[], opts): Promise<ChatResult> {
-        inFlight++;
-        started++;
-        await new Promise((r) => setTimeout(r, 3));
-        inFlight--;
-        return inner.chat(messages, opts);
-      },
-    };
     const data = await sample(12);
     const seen: number[] = [];
     await runBenchmark({
@@ -255,7 +248,7 @@ describe('runBenchmark', () => {
       concurrency: 3,
       provider,
       onProgress: (p) => void (p.phase === 'run' && seen.push(p.done)),
-      onCallsOut: () => void seenAt.push({ started, inFlight, done: seen.at(-1) ?? 0 }),
+      onCallsOut: () => void seenAt.push({ started: counts.started, inFlight: counts.inFlight, done: seen.at(-1) ?? 0 }),
     });
     // Once: after every call has started, with no more calls left than the slots (3), while
     // the last records were still to come.
